@@ -1,0 +1,101 @@
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer';
+import { sendEmailJob, sendEmailPayload, type SendEmailResult } from '../jobs/send-email';
+import { ErrorType, nonRetryable } from '../shared/errors';
+import { renderBody } from './email-templates';
+import { withRetrySchedule } from './retry-schedule';
+import { classifySmtpError } from './smtp-errors';
+
+/** What the email activities need from the outside world. */
+export interface EmailDeps {
+  /** SMTP server URL, e.g. `smtp://user:pass@mail.example.com:587`. Unset: write .eml files to `outboxDir`. */
+  smtpUrl?: string;
+  /** Directory the outbox transport writes to. */
+  outboxDir: string;
+  /** The From header. */
+  from: string;
+}
+
+/** Input of the `sendEmail` activity. */
+export interface SendEmailInput {
+  /** The job ID; the Message-ID and the outbox file name derive from it. */
+  jobId: string;
+  /** When the job was created (ISO 8601); used as the Date header so every attempt builds the same message. */
+  createdAt: string;
+  /** The job's payload, validated again here because it crossed a process boundary. */
+  payload: unknown;
+}
+
+/** The Message-ID for a job: stable across attempts, so a retried send is recognisably the same message. */
+export function messageIdFor(jobId: string): string {
+  return `<${encodeURIComponent(jobId)}@durable-jobs>`;
+}
+
+/** The outbox file name for a job. */
+export function outboxFileFor(jobId: string): string {
+  return `${encodeURIComponent(jobId)}.eml`;
+}
+
+/** Builds the email activities. */
+export function createEmailActivities(deps: EmailDeps) {
+  const smtp = deps.smtpUrl ? nodemailer.createTransport(deps.smtpUrl) : undefined;
+  const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+
+  function buildMessage(input: SendEmailInput): Mail.Options {
+    const parsed = sendEmailPayload.safeParse(input.payload);
+    if (!parsed.success) {
+      throw nonRetryable(ErrorType.InvalidPayload, `send-email payload: ${parsed.error.message}`);
+    }
+    const payload = parsed.data;
+    return {
+      from: deps.from,
+      to: payload.to,
+      subject: payload.subject,
+      text: renderBody(payload),
+      messageId: messageIdFor(input.jobId),
+      date: new Date(input.createdAt),
+      headers: { 'X-Job-Id': input.jobId, 'X-User-Id': payload.userId },
+    };
+  }
+
+  async function writeToOutbox(input: SendEmailInput, message: Mail.Options): Promise<SendEmailResult> {
+    const file = path.join(deps.outboxDir, outboxFileFor(input.jobId));
+    const messageId = messageIdFor(input.jobId);
+    if (await exists(file)) return { messageId, transport: 'outbox', path: file, alreadySent: true };
+    await mkdir(deps.outboxDir, { recursive: true });
+    const rendered = await render.sendMail(message);
+    // Write then rename: a crash mid-write never leaves a half message under the final name.
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, rendered.message as Buffer);
+    await rename(tmp, file);
+    return { messageId, transport: 'outbox', path: file, alreadySent: false };
+  }
+
+  async function sendOverSmtp(transport: Transporter, input: SendEmailInput, message: Mail.Options): Promise<SendEmailResult> {
+    try {
+      await transport.sendMail(message);
+    } catch (err) {
+      throw classifySmtpError(err);
+    }
+    return { messageId: messageIdFor(input.jobId), transport: 'smtp', alreadySent: false };
+  }
+
+  return {
+    /** Sends one email; retried on the `send-email` schedule. */
+    sendEmail: withRetrySchedule(sendEmailJob, async (input: SendEmailInput): Promise<SendEmailResult> => {
+      const message = buildMessage(input);
+      return smtp ? sendOverSmtp(smtp, input, message) : writeToOutbox(input, message);
+    }),
+  };
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}

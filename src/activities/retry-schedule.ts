@@ -1,0 +1,57 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { jobMaxAttempts, type JobDefinition } from '../jobs/definition';
+import { ErrorType, describe } from '../shared/errors';
+import { delayAfterAttempt, type RetryShape } from '../shared/retry';
+
+/**
+ * Turns whatever an attempt threw into the failure Temporal should see: non-retryable failures
+ * pass through, and retryable ones carry the schedule's `nextRetryDelay` for this attempt, so that
+ * Temporal itself waits and counts the attempts (no hidden loops).
+ */
+export function toScheduledFailure(shape: RetryShape, attempt: number, err: unknown): unknown {
+  if (err instanceof ApplicationFailure && err.nonRetryable) return err;
+  const nextRetryDelay = delayAfterAttempt(shape, attempt);
+  if (nextRetryDelay === undefined) return err;
+  if (err instanceof ApplicationFailure) {
+    if (err.nextRetryDelay !== undefined && err.nextRetryDelay !== null) return err;
+    return ApplicationFailure.create({
+      type: err.type ?? undefined,
+      message: err.message,
+      details: err.details ? [...err.details] : undefined,
+      cause: err.cause,
+      nonRetryable: false,
+      nextRetryDelay,
+    });
+  }
+  return ApplicationFailure.create({
+    type: err instanceof Error && err.name !== 'Error' ? err.name : ErrorType.Unexpected,
+    message: describe(err),
+    cause: err instanceof Error ? err : undefined,
+    nonRetryable: false,
+    nextRetryDelay,
+  });
+}
+
+/** Wraps an activity so that its failures follow the job definition's retry schedule. */
+export function withRetrySchedule<I, O>(definition: JobDefinition, run: (input: I) => Promise<O>): (input: I) => Promise<O> {
+  return async (input: I) => {
+    try {
+      return await run(input);
+    } catch (err) {
+      const { attempt } = Context.current().info;
+      const failure = toScheduledFailure(definition.retry, attempt, err);
+      const retrying =
+        attempt < jobMaxAttempts(definition) &&
+        !(failure instanceof ApplicationFailure && (failure.nonRetryable || definition.nonRetryableErrorTypes.includes(failure.type ?? '')));
+      Context.current().log.warn('job:attempt-failed', {
+        jobType: definition.type,
+        attempt,
+        retrying,
+        nextRetryDelay: failure instanceof ApplicationFailure ? failure.nextRetryDelay : undefined,
+        error: describe(err),
+      });
+      throw failure;
+    }
+  };
+}

@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import type { JobDefinition } from './definition';
+import { sendEmailJob } from './send-email';
+
+/**
+ * The single catalog of job types, read by the client, the worker and `jobctl`.
+ * To add a job type: write its definition file and its workflow, then add it here.
+ */
+export const registry = {
+  'send-email': sendEmailJob,
+} as const satisfies { [T in string]: JobDefinition<z.ZodType, T> };
+
+/** Name of a registered job type. */
+export type JobType = keyof typeof registry;
+
+/** The payload a caller passes for job type `T`, before defaults are applied. */
+export type JobPayloadInput<T extends JobType> = z.input<(typeof registry)[T]['payload']>;
+
+/** The payload of job type `T` after validation. */
+export type JobPayload<T extends JobType> = z.output<(typeof registry)[T]['payload']>;
+
+/** Names of all registered job types. */
+export const jobTypes = Object.keys(registry) as JobType[];
+
+/** Whether `name` is a registered job type. */
+export function isJobType(name: string): name is JobType {
+  return Object.prototype.hasOwnProperty.call(registry, name);
+}
+
+/** The definition whose workflow has this workflow type, if any. */
+export function definitionForWorkflowType(workflowType: string): JobDefinition | undefined {
+  return Object.values(registry).find((d: JobDefinition) => d.workflowType === workflowType);
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { ErrorType } from '../shared/errors';
+import { schedule } from '../shared/retry';
+import { defineJob } from './definition';
+
+/** Built-in templates a `send-email` job may name instead of a body. */
+export const emailTemplateNames = ['welcome', 'password-reset'] as const;
+
+/** Payload of a `send-email` job. */
+export const sendEmailPayload = z
+  .object({
+    /** Recipient address. */
+    to: z.email({ error: 'must be a valid email address' }),
+    /** Subject line. */
+    subject: z.string().trim().min(1, 'must not be empty').max(998, 'must be at most 998 characters'),
+    /** Plain-text body. Give either `body` or `template`. */
+    body: z.string().min(1, 'must not be empty').optional(),
+    /** A built-in template and the values it fills in. Give either `body` or `template`. */
+    template: z
+      .object({
+        name: z.enum(emailTemplateNames),
+        vars: z.record(z.string(), z.string()).default({}),
+      })
+      .optional(),
+    /** The user this email is for; recorded as the `X-User-Id` header. */
+    userId: z.string().min(1, 'must not be empty'),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    if ((value.body === undefined) === (value.template === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['body'], message: 'give exactly one of body or template' });
+    }
+  });
+
+/** A validated `send-email` payload. */
+export type SendEmailPayload = z.infer<typeof sendEmailPayload>;
+
+/** What a `send-email` job returns. */
+export interface SendEmailResult {
+  /** The Message-ID header, derived from the job ID so that retries reuse it. */
+  messageId: string;
+  /** `smtp` when sent to a mail server, `outbox` when written as an .eml file. */
+  transport: 'smtp' | 'outbox';
+  /** Path of the .eml file, for the outbox transport. */
+  path?: string;
+  /** Whether this attempt found the message already in the outbox and wrote nothing. */
+  alreadySent: boolean;
+}
+
+/** The `send-email` job type. */
+export const sendEmailJob = defineJob({
+  type: 'send-email',
+  workflowType: 'sendEmailWorkflow',
+  description: 'Send one email over SMTP, or to the outbox directory when SMTP_URL is unset',
+  payload: sendEmailPayload,
+  retry: schedule('1s', '5s', '30s', '5m', '30m'),
+  nonRetryableErrorTypes: [ErrorType.SmtpRejected, ErrorType.InvalidAddress, ErrorType.InvalidPayload],
+  timeouts: { startToClose: '30s', scheduleToClose: '2h' },
+});

@@ -1,0 +1,122 @@
+import { ApplicationFailure, type Duration } from '@temporalio/common';
+
+/**
+ * Namespaced error types. They are stored in workflow histories and matched by retry policies
+ * (`nonRetryableErrorTypes`), so never rename one in place.
+ */
+export const ErrorType = {
+  /** A payload failed its job type's schema. Never retried. */
+  InvalidPayload: 'jobs:invalid-payload',
+  /** No job type of that name is registered. */
+  UnknownJobType: 'jobs:unknown-job-type',
+  /** Configuration failed validation at startup. */
+  InvalidConfig: 'jobs:invalid-config',
+  /** No route could provide a Temporal binary. */
+  ProvisionFailed: 'jobs:provision-failed',
+  /** The Temporal server could not be reached. */
+  Unreachable: 'jobs:unreachable',
+  /** No job with that ID exists. */
+  JobNotFound: 'jobs:job-not-found',
+  /** The mail server answered 4xx or could not be reached: retried. */
+  SmtpTransient: 'jobs:smtp-transient',
+  /** The mail server answered 5xx: a permanent rejection, never retried. */
+  SmtpRejected: 'jobs:smtp-rejected',
+  /** A recipient address is malformed or refused as such: never retried. */
+  InvalidAddress: 'jobs:invalid-address',
+  /** An unclassified error thrown by an activity: retried on the job's schedule. */
+  Unexpected: 'jobs:unexpected',
+} as const;
+
+/** One of the {@link ErrorType} strings. */
+export type ErrorTypeName = (typeof ErrorType)[keyof typeof ErrorType];
+
+/** Base class of every error this package throws outside workflow and activity code. */
+export class JobsError extends Error {
+  constructor(
+    /** The namespaced type, e.g. `jobs:invalid-payload`. */
+    readonly type: ErrorTypeName,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${type}: ${message}`, options);
+    this.name = new.target.name;
+  }
+}
+
+/** One field that failed validation. */
+export interface FieldIssue {
+  /** Dotted path to the field, e.g. `payload.to`; empty for the object itself. */
+  path: string;
+  /** What is wrong with it. */
+  message: string;
+}
+
+/** A payload failed validation; nothing was enqueued. */
+export class InvalidPayloadError extends JobsError {
+  constructor(
+    readonly jobType: string,
+    readonly issues: FieldIssue[],
+  ) {
+    super(ErrorType.InvalidPayload, `invalid ${jobType} payload: ${formatIssues(issues)}`);
+  }
+}
+
+/** The job type is not in the registry. */
+export class UnknownJobTypeError extends JobsError {
+  constructor(
+    readonly jobType: string,
+    known: readonly string[],
+  ) {
+    super(ErrorType.UnknownJobType, `unknown job type "${jobType}" (known: ${known.join(', ')})`);
+  }
+}
+
+/** Configuration failed validation; the message names each bad field. */
+export class ConfigError extends JobsError {
+  constructor(readonly issues: FieldIssue[]) {
+    super(ErrorType.InvalidConfig, `invalid configuration: ${formatIssues(issues)}`);
+  }
+}
+
+/** The Temporal server did not answer. */
+export class UnreachableError extends JobsError {
+  constructor(address: string, cause: unknown) {
+    super(
+      ErrorType.Unreachable,
+      `cannot reach Temporal at ${address}: ${describe(cause)}. Start it with \`npm start\`, or set TEMPORAL_ADDRESS.`,
+      { cause },
+    );
+  }
+}
+
+/** No job has that ID. */
+export class JobNotFoundError extends JobsError {
+  constructor(readonly jobId: string) {
+    super(ErrorType.JobNotFound, `no job with id "${jobId}"`);
+  }
+}
+
+/** Joins field issues as `path: message; path: message`. */
+export function formatIssues(issues: readonly FieldIssue[]): string {
+  return issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+}
+
+/** The message of anything thrown. */
+export function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** A failure that Temporal must not retry, whatever the retry policy says. */
+export function nonRetryable(type: ErrorTypeName, message: string, cause?: unknown): ApplicationFailure {
+  return ApplicationFailure.create({ type, message, nonRetryable: true, cause: asError(cause) });
+}
+
+/** A failure that Temporal retries, optionally after an explicit delay. */
+export function retryable(type: string, message: string, cause?: unknown, nextRetryDelay?: Duration): ApplicationFailure {
+  return ApplicationFailure.create({ type, message, nonRetryable: false, cause: asError(cause), nextRetryDelay });
+}
+
+function asError(cause: unknown): Error | undefined {
+  if (cause === undefined) return undefined;
+  return cause instanceof Error ? cause : new Error(String(cause));
+}
