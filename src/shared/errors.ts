@@ -120,3 +120,24 @@ function asError(cause: unknown): Error | undefined {
   if (cause === undefined) return undefined;
   return cause instanceof Error ? cause : new Error(String(cause));
 }
+
+/** One provisioning route that was tried, and why it did not work. */
+export interface RouteFailure {
+  /** The route, e.g. `TEMPORAL_CLI_PATH` or `go install …`. */
+  route: string;
+  /** Why it failed or was skipped. */
+  reason: string;
+}
+
+/** No route could provide a Temporal binary; the message lists every route and its reason. */
+export class ProvisionError extends JobsError {
+  constructor(
+    what: string,
+    readonly failures: RouteFailure[],
+  ) {
+    super(
+      ErrorType.ProvisionFailed,
+      `no route could provide the ${what}:\n${failures.map((f, i) => `  ${i + 1}. ${f.route}: ${f.reason}`).join('\n')}`,
+    );
+  }
+}

@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+import { access, constants } from 'node:fs/promises';
+import { ProvisionError, describe, type RouteFailure } from '../shared/errors';
+
+/** One way of obtaining a binary. `attempt` throws to say why this route did not work. */
+export interface Route<T> {
+  /** Shown in errors and logs, e.g. `cache (~/.cache/durable-jobs/…)`. */
+  name: string;
+  /** Produces the value, or throws with the reason. */
+  attempt: () => Promise<T>;
+}
+
+/** What {@link firstWorking} found, and by which route. */
+export interface Provided<T> {
+  value: T;
+  route: string;
+}
+
+/** Tries the routes in order and returns the first that works; otherwise throws a {@link ProvisionError} naming each. */
+export async function firstWorking<T>(what: string, routes: Route<T>[], log: (line: string) => void = () => {}): Promise<Provided<T>> {
+  const failures: RouteFailure[] = [];
+  for (const route of routes) {
+    try {
+      const value = await route.attempt();
+      return { value, route: route.name };
+    } catch (err) {
+      failures.push({ route: route.name, reason: describe(err) });
+      log(`${what}: ${route.name}: ${describe(err)}`);
+    }
+  }
+  throw new ProvisionError(what, failures);
+}
+
+/** Throws unless `file` exists and is executable. */
+export async function assertExecutable(file: string): Promise<void> {
+  try {
+    await access(file, constants.X_OK);
+  } catch {
+    throw new Error(`${file} does not exist or is not executable`);
+  }
+}
+
+/** Runs a command to completion; on failure the error carries the tail of its output. */
+export function run(cmd: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { env: options.env, cwd: options.cwd, timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (!err) return resolve(stdout);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return reject(new Error(`\`${cmd}\` is not installed or not on PATH`));
+      const tail = `${stdout}\n${stderr}`.trim().split('\n').slice(-5).join(' | ');
+      reject(new Error(`\`${cmd} ${args.join(' ')}\` failed (${err.killed ? 'timed out' : `exit ${String(err.code)}`}): ${tail}`));
+    });
+  });
+}
+
+/** Fails within `timeoutMs` unless `url` answers at all, so a blocked download fails fast instead of hanging. */
+export async function assertReachable(url: string, timeoutMs = 5000): Promise<void> {
+  try {
+    await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+    throw new Error(`cannot reach ${new URL(url).host} (${describe(err)}${cause})`);
+  }
+}

@@ -1,0 +1,84 @@
+import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { cachePaths } from './cache';
+import { assertExecutable, assertReachable, firstWorking, run, type Provided, type Route } from './routes';
+import { versions } from './versions';
+
+/** Settings the CLI provisioning reads. */
+export interface CliProvisionOptions {
+  /** TEMPORAL_CLI_PATH, if set. */
+  temporalCliPath?: string;
+  /** The cache directory, outside the repo. */
+  cacheDir: string;
+  /** Progress lines go here. @defaultValue silent */
+  log?: (line: string) => void;
+}
+
+/**
+ * Finds or provisions the `temporal` CLI, in this order: TEMPORAL_CLI_PATH, the cache, the SDK's
+ * own download, then `go install` from the Go module proxy into the cache.
+ */
+export async function provisionTemporalCli(options: CliProvisionOptions): Promise<Provided<string>> {
+  const paths = cachePaths(options.cacheDir);
+  const log = options.log ?? (() => {});
+  const routes: Route<string>[] = [
+    {
+      name: 'TEMPORAL_CLI_PATH',
+      attempt: async () => {
+        if (!options.temporalCliPath) throw new Error('not set');
+        await assertExecutable(options.temporalCliPath);
+        return options.temporalCliPath;
+      },
+    },
+    {
+      name: `cache (${paths.temporalCli})`,
+      attempt: async () => {
+        await assertExecutable(paths.temporalCli);
+        return paths.temporalCli;
+      },
+    },
+    { name: 'SDK download (cached-download)', attempt: () => downloadWithSdk(paths.sdkDownloads) },
+    {
+      name: `go install ${versions.temporalCliModule}@v${versions.temporalCli}`,
+      attempt: async () => {
+        log(`building the Temporal CLI v${versions.temporalCli} with go install (a cold build takes several minutes)…`);
+        return goInstall(paths.temporalCli);
+      },
+    },
+  ];
+  return firstWorking('Temporal CLI', routes, log);
+}
+
+async function downloadWithSdk(downloadDir: string): Promise<string> {
+  await assertReachable('https://temporal.download/');
+  await mkdir(downloadDir, { recursive: true });
+  const env = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'cached-download', downloadDir } } });
+  await env.teardown();
+  const found = await newestExecutable(downloadDir, /^temporal/);
+  if (!found) throw new Error(`the SDK started a dev server, but no temporal binary was found in ${downloadDir}`);
+  return found;
+}
+
+async function goInstall(target: string): Promise<string> {
+  const parent = path.dirname(target);
+  await mkdir(parent, { recursive: true });
+  // Build into a scratch dir, then rename: an interrupted build never leaves a half binary in the cache.
+  const scratch = await mkdtemp(path.join(parent, '.build-'));
+  try {
+    await run('go', ['install', `${versions.temporalCliModule}@v${versions.temporalCli}`], {
+      env: { ...process.env, GOBIN: scratch, GOFLAGS: '-mod=mod', CGO_ENABLED: '0' },
+    });
+    await rename(path.join(scratch, 'temporal'), target);
+    return target;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+async function newestExecutable(dir: string, pattern: RegExp): Promise<string | undefined> {
+  const names = (await readdir(dir)).filter((n) => pattern.test(n) && !n.endsWith('.tar.gz') && !n.endsWith('.zip'));
+  const stats = await Promise.all(names.map(async (n) => ({ file: path.join(dir, n), s: await stat(path.join(dir, n)) })));
+  const executables = stats.filter(({ s }) => s.isFile() && (s.mode & 0o111) !== 0).sort((a, b) => b.s.mtimeMs - a.s.mtimeMs);
+  return executables[0]?.file;
+}

@@ -1,0 +1,98 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from './errors';
+
+const port = z.coerce.number().int().min(1).max(65535);
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/**
+ * Every setting, with the environment variable it is read from and its default.
+ * Precedence: an explicit option > the environment variable > the default.
+ */
+const fields = {
+  /** Temporal frontend `host:port`. Unset: `npm start` runs an embedded dev server. @defaultValue unset */
+  temporalAddress: { env: 'TEMPORAL_ADDRESS', schema: z.string().min(1).optional() },
+  /** Temporal namespace. @defaultValue 'default' */
+  namespace: { env: 'TEMPORAL_NAMESPACE', schema: z.string().min(1).default('default') },
+  /** Task queue the worker polls and jobs are started on. A stored contract. @defaultValue 'durable-jobs' */
+  taskQueue: { env: 'TEMPORAL_TASK_QUEUE', schema: z.string().min(1).default('durable-jobs') },
+  /** Connect with TLS. @defaultValue false (true when an API key or client cert is given) */
+  tls: { env: 'TEMPORAL_TLS', schema: bool.optional() },
+  /** Client certificate (PEM file) for mTLS. @defaultValue unset */
+  tlsCertPath: { env: 'TEMPORAL_TLS_CERT', schema: z.string().min(1).optional() },
+  /** Client private key (PEM file) for mTLS. @defaultValue unset */
+  tlsKeyPath: { env: 'TEMPORAL_TLS_KEY', schema: z.string().min(1).optional() },
+  /** API key, e.g. for Temporal Cloud. @defaultValue unset */
+  apiKey: { env: 'TEMPORAL_API_KEY', schema: z.string().min(1).optional() },
+  /** Interface the embedded dev server binds to. @defaultValue '127.0.0.1' */
+  devServerIp: { env: 'DEV_SERVER_IP', schema: z.string().min(1).default('127.0.0.1') },
+  /** gRPC port of the embedded dev server. @defaultValue 7233 */
+  devServerPort: { env: 'DEV_SERVER_PORT', schema: port.default(7233) },
+  /** Web UI port of the embedded dev server. @defaultValue 8233 */
+  devServerUiPort: { env: 'DEV_SERVER_UI_PORT', schema: port.default(8233) },
+  /** Directory for the dev server's SQLite file and the email outbox. @defaultValue './.data' */
+  dataDir: { env: 'DATA_DIR', schema: z.string().min(1).default('.data') },
+  /** Where `send-email` writes .eml files when SMTP_URL is unset. @defaultValue '<DATA_DIR>/outbox' */
+  outboxDir: { env: 'OUTBOX_DIR', schema: z.string().min(1).optional() },
+  /** SMTP server URL; when set, `send-email` sends over SMTP. @defaultValue unset (outbox) */
+  smtpUrl: { env: 'SMTP_URL', schema: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional() },
+  /** From header of sent email. @defaultValue 'durable-jobs <jobs@localhost>' */
+  emailFrom: { env: 'EMAIL_FROM', schema: z.string().min(1).default('durable-jobs <jobs@localhost>') },
+  /** Log level: trace, debug, info, warn or error. @defaultValue 'info' */
+  logLevel: { env: 'LOG_LEVEL', schema: z.enum(['trace', 'debug', 'info', 'warn', 'error']).default('info') },
+  /** How long a stopping worker waits for in-flight activities before cancelling them. @defaultValue '30s' */
+  shutdownGraceTime: { env: 'SHUTDOWN_GRACE_TIME', schema: z.string().regex(/^\d+(ms|s|m)$/, 'must look like 500ms, 30s or 2m').default('30s') },
+  /** Cache for the Temporal binaries (CLI and test server), outside the repo. @defaultValue '$XDG_CACHE_HOME/durable-jobs' or '~/.cache/durable-jobs' */
+  cacheDir: { env: 'DURABLE_JOBS_CACHE_DIR', schema: z.string().min(1).optional() },
+  /** An existing `temporal` CLI binary to use instead of provisioning one. @defaultValue unset */
+  temporalCliPath: { env: 'TEMPORAL_CLI_PATH', schema: z.string().min(1).optional() },
+  /** An existing time-skipping test server executable to use instead of provisioning one. @defaultValue unset */
+  testServerPath: { env: 'TEMPORAL_TEST_SERVER_PATH', schema: z.string().min(1).optional() },
+} as const;
+
+type Fields = typeof fields;
+type Parsed = { [K in keyof Fields]: z.output<Fields[K]['schema']> };
+
+/** The validated configuration. */
+export type Config = Omit<Parsed, 'outboxDir' | 'cacheDir' | 'tls'> & { outboxDir: string; cacheDir: string; tls: boolean };
+
+/** Options that override the environment. */
+export type ConfigOverrides = { [K in keyof Fields]?: z.input<Fields[K]['schema']> };
+
+/** The environment variable behind each setting, for messages and docs. */
+export const configEnvVars: Record<keyof Fields, string> = Object.fromEntries(
+  Object.entries(fields).map(([key, f]) => [key, f.env]),
+) as Record<keyof Fields, string>;
+
+/**
+ * Reads and validates the configuration. Throws a {@link ConfigError} naming every bad field by its
+ * environment variable.
+ */
+export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const shape = Object.fromEntries(Object.entries(fields).map(([key, f]) => [key, f.schema])) as { [K in keyof Fields]: Fields[K]['schema'] };
+  const raw: Record<string, unknown> = {};
+  for (const [key, f] of Object.entries(fields)) {
+    const explicit = (overrides as Record<string, unknown>)[key];
+    const fromEnv = env[f.env];
+    raw[key] = explicit !== undefined ? explicit : fromEnv === '' ? undefined : fromEnv;
+  }
+  const result = z.object(shape).safeParse(raw);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const key = String(issue.path[0]) as keyof Fields;
+        return { path: fields[key]?.env ?? key, message: `${issue.message} (got ${JSON.stringify(raw[key])})` };
+      }),
+    );
+  }
+  const c = result.data as Parsed;
+  const dataDir = path.resolve(c.dataDir);
+  return {
+    ...c,
+    dataDir,
+    outboxDir: path.resolve(c.outboxDir ?? path.join(dataDir, 'outbox')),
+    cacheDir: path.resolve(c.cacheDir ?? path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'durable-jobs')),
+    tls: c.tls ?? (c.apiKey !== undefined || c.tlsCertPath !== undefined),
+  };
+}
