@@ -7,6 +7,8 @@ import { ApplicationFailure, type Duration } from '@temporalio/common';
 export const ErrorType = {
   /** A payload failed its job type's schema. Never retried. */
   InvalidPayload: 'jobs:invalid-payload',
+  /** An enqueue option (job ID, delay) is malformed. */
+  InvalidOption: 'jobs:invalid-option',
   /** No job type of that name is registered. */
   UnknownJobType: 'jobs:unknown-job-type',
   /** Configuration failed validation at startup. */
@@ -58,6 +60,13 @@ export class InvalidPayloadError extends JobsError {
     readonly issues: FieldIssue[],
   ) {
     super(ErrorType.InvalidPayload, `invalid ${jobType} payload: ${formatIssues(issues)}`);
+  }
+}
+
+/** An enqueue option is malformed; nothing was enqueued. */
+export class InvalidOptionError extends JobsError {
+  constructor(readonly issues: FieldIssue[]) {
+    super(ErrorType.InvalidOption, `invalid options: ${formatIssues(issues)}`);
   }
 }
 

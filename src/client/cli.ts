@@ -1,0 +1,104 @@
+// jobctl: the command-line face of JobClient. Exit codes: 0 ok, 2 bad input, 1 operational error.
+import { Command, CommanderError, Option } from 'commander';
+import { jobTypes, registry } from '../jobs/registry';
+import { ConfigError, InvalidOptionError, InvalidPayloadError, JobsError, UnknownJobTypeError, describe } from '../shared/errors';
+import { formatJobRecord } from './format';
+import { JobClient } from './job-client';
+import { assertJobType, validateOptions, validatePayload } from './validate';
+
+/** Bad input: the user can fix the command line. */
+class UsageError extends Error {}
+
+const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError];
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`payload-json: not valid JSON (${describe(err)})`);
+  }
+}
+
+async function withClient<T>(run: (client: JobClient) => Promise<T>): Promise<T> {
+  const client = await JobClient.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.close();
+  }
+}
+
+function buildProgram(): Command {
+  const program = new Command('jobctl')
+    .description('Enqueue and inspect durable-jobs jobs. Connects to TEMPORAL_ADDRESS (default 127.0.0.1:7233).')
+    .showHelpAfterError()
+    .exitOverride();
+
+  program
+    .command('enqueue')
+    .description('Validate a payload and enqueue a job; prints the job ID')
+    .argument('<type>', `job type (${jobTypes.join(', ')})`)
+    .argument('<payload-json>', 'the payload, as JSON')
+    .option('--id <id>', 'job ID; enqueueing an existing ID runs nothing new')
+    .option('--delay <duration>', 'wait before the first attempt, e.g. 30s, 5m')
+    .option('--json', 'print {"id","existed"} as JSON')
+    .action(async (type: string, payloadJson: string, opts: { id?: string; delay?: string; json?: boolean }) => {
+      // Validate everything before connecting: bad input never reaches Temporal.
+      assertJobType(type);
+      const payload = validatePayload(type, parseJson(payloadJson));
+      validateOptions(opts);
+      const result = await withClient((client) => client.enqueue(type, payload, { id: opts.id, delay: opts.delay as never }));
+      if (opts.json) console.log(JSON.stringify({ id: result.id, existed: result.existed }));
+      else {
+        console.log(result.id);
+        if (result.existed) console.error(`job ${result.id} already existed; nothing new was enqueued`);
+      }
+    });
+
+  program
+    .command('status')
+    .description('Print a job record, read from Temporal')
+    .argument('<id>', 'job ID')
+    .option('--json', 'print the record as JSON')
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const record = await withClient((client) => client.get(id));
+      console.log(opts.json ? JSON.stringify(record, null, 2) : formatJobRecord(record));
+    });
+
+  program
+    .command('result')
+    .description("Wait for a job to finish and print its result as JSON; exits 1 if the job failed")
+    .argument('<id>', 'job ID')
+    .action(async (id: string) => {
+      const result = await withClient((client) => client.result(id));
+      console.log(JSON.stringify(result, null, 2));
+    });
+
+  program
+    .command('types')
+    .description('List the registered job types')
+    .addOption(new Option('--json', 'print as JSON'))
+    .action((opts: { json?: boolean }) => {
+      const rows = Object.values(registry).map((d) => ({ type: d.type, description: d.description }));
+      console.log(opts.json ? JSON.stringify(rows, null, 2) : rows.map((r) => `${r.type.padEnd(18)}${r.description}`).join('\n'));
+    });
+
+  return program;
+}
+
+/** Runs jobctl with `argv` (as in process.argv) and resolves to its exit code. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    const message = err instanceof JobsError || err instanceof UsageError ? err.message : `jobctl: ${describe(err)}`;
+    console.error(message);
+    return badInput.some((kind) => err instanceof kind) ? 2 : 1;
+  }
+}
+
+if (require.main === module || require.main?.filename.endsWith('jobctl.js')) {
+  void main(process.argv).then((code) => process.exit(code));
+}

@@ -1,0 +1,42 @@
+import type { Duration } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time';
+import type { z } from 'zod';
+import { registry, isJobType, jobTypes, type JobPayload, type JobType } from '../jobs/registry';
+import { InvalidOptionError, InvalidPayloadError, UnknownJobTypeError, type FieldIssue } from '../shared/errors';
+
+/** Checks that `type` is registered; throws {@link UnknownJobTypeError} otherwise. */
+export function assertJobType(type: string): asserts type is JobType {
+  if (!isJobType(type)) throw new UnknownJobTypeError(type, jobTypes);
+}
+
+/** Parses a payload against its job type's schema; throws {@link InvalidPayloadError} listing each bad field. */
+export function validatePayload<T extends JobType>(type: T, payload: unknown): JobPayload<T> {
+  const schema: z.ZodType = registry[type].payload;
+  const result = schema.safeParse(payload);
+  if (result.success) return result.data as JobPayload<T>;
+  const issues: FieldIssue[] = result.error.issues.map((issue) => ({
+    path: ['payload', ...issue.path.map(String)].join('.'),
+    message: issue.message,
+  }));
+  throw new InvalidPayloadError(type, issues);
+}
+
+/** Checks a caller-chosen job ID and delay; throws {@link InvalidOptionError} naming each bad one. */
+export function validateOptions(options: { id?: string; delay?: Duration }): { id?: string; delayMs?: number } {
+  const issues: FieldIssue[] = [];
+  const { id, delay } = options;
+  if (id !== undefined && (typeof id !== 'string' || id.trim() === '' || id.length > 255)) {
+    issues.push({ path: 'id', message: 'must be a non-empty string of at most 255 characters' });
+  }
+  let delayMs: number | undefined;
+  if (delay !== undefined) {
+    try {
+      delayMs = msToNumber(delay);
+      if (!Number.isFinite(delayMs) || delayMs < 0) throw new RangeError();
+    } catch {
+      issues.push({ path: 'delay', message: `must be a duration such as 30s, 5m or 1500 (ms), got ${JSON.stringify(delay)}` });
+    }
+  }
+  if (issues.length > 0) throw new InvalidOptionError(issues);
+  return { id, delayMs };
+}

@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import type { Config } from '../shared/config';
+import { describe } from '../shared/errors';
+
+/** A running `temporal server start-dev`. */
+export interface DevServer {
+  /** gRPC address, `host:port`. */
+  address: string;
+  /** Web UI address. */
+  uiUrl: string;
+  /** Stops the server and waits for it to exit. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the Temporal dev server from the `temporal` CLI, persisting to `<dataDir>/temporal.db` so
+ * jobs survive a restart, and waits until it answers.
+ */
+export async function startDevServer(cliPath: string, config: Config, readyTimeoutMs = 60_000): Promise<DevServer> {
+  await mkdir(config.dataDir, { recursive: true });
+  const address = `${config.devServerIp}:${config.devServerPort}`;
+  const args = [
+    'server', 'start-dev',
+    '--ip', config.devServerIp,
+    '--port', String(config.devServerPort),
+    '--ui-port', String(config.devServerUiPort),
+    '--db-filename', path.join(config.dataDir, 'temporal.db'),
+    '--namespace', config.namespace,
+    '--log-level', 'warn',
+  ];
+  // Its own process group: a terminal's Ctrl-C reaches only us, so the worker drains before the server stops.
+  const child = spawn(cliPath, args, { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
+  const stop = async () => {
+    process.removeListener('exit', killOnExit);
+    await terminate(child, exited);
+  };
+  try {
+    await waitUntilReady(address, exited, readyTimeoutMs);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { address, uiUrl: `http://${config.devServerIp}:${config.devServerUiPort}`, stop };
+}
+
+async function waitUntilReady(address: string, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`the Temporal dev server exited with code ${String(exitCode)} before it was ready`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.getSystemInfo({});
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (err) {
+      lastError = err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error(`the Temporal dev server did not answer at ${address} within ${timeoutMs} ms: ${describe(lastError)}`);
+}
+
+async function terminate(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}

@@ -1,0 +1,18 @@
+import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
+import pino from 'pino';
+import type { Config } from '../shared/config';
+
+/**
+ * Installs the Temporal runtime with a pino logger: one JSON line per event on stdout. Workflow and
+ * activity logs (`job:start`, `job:attempt-failed`, …) arrive here with the SDK's metadata
+ * (workflowId, workflowType, activityType, attempt).
+ */
+export function installRuntime(config: Pick<Config, 'logLevel'>): pino.Logger {
+  const logger = pino({ level: config.logLevel, base: { service: 'durable-jobs' } });
+  const write = (entry: LogEntry) => {
+    const level = entry.level.toLowerCase() as pino.Level;
+    logger[level]({ ...entry.meta, ts: Number(entry.timestampNanos / 1_000_000n) }, entry.message);
+  };
+  Runtime.install({ logger: new DefaultLogger(config.logLevel.toUpperCase() as 'INFO', write) });
+  return logger;
+}

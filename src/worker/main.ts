@@ -1,0 +1,16 @@
+// `npm run worker`: only the worker, against TEMPORAL_ADDRESS (or the embedded dev server's address).
+import { loadConfig } from '../shared/config';
+import { describe } from '../shared/errors';
+import { installRuntime } from './logger';
+import { runWorker } from './run';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = installRuntime(config);
+  await runWorker(config, logger);
+}
+
+main().catch((err) => {
+  console.error(describe(err));
+  process.exit(1);
+});

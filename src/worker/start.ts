@@ -1,0 +1,59 @@
+// `npm start`: the whole system on embedded defaults — a Temporal dev server (SQLite file, Web UI)
+// plus the worker — or only the worker when TEMPORAL_ADDRESS names an existing cluster.
+import { provisionTemporalCli } from '../provision/temporal-cli';
+import { loadConfig } from '../shared/config';
+import { describe } from '../shared/errors';
+import { temporalAddress } from '../shared/temporal-connection';
+import { startDevServer, type DevServer } from './dev-server';
+import { installRuntime } from './logger';
+import { runWorker } from './run';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = installRuntime(config);
+  let devServer: DevServer | undefined;
+  let stopping = false;
+  // Until the worker runs, a signal only has the dev server to stop.
+  const early = () => {
+    stopping = true;
+    void devServer?.stop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', early).once('SIGTERM', early);
+
+  if (config.temporalAddress === undefined) {
+    const cli = await provisionTemporalCli({ ...config, log: (line) => logger.info(line) });
+    logger.info({ path: cli.value, via: cli.route }, 'temporal-cli:ready');
+    devServer = await startDevServer(cli.value, config);
+    logger.info({ address: devServer.address, ui: devServer.uiUrl, db: `${config.dataDir}/temporal.db` }, 'dev-server:started');
+  }
+  if (stopping) return;
+  process.removeListener('SIGINT', early).removeListener('SIGTERM', early);
+
+  try {
+    await runWorker(config, logger, () => {
+      const ui = devServer?.uiUrl ?? '(your cluster’s Temporal UI)';
+      console.log(
+        [
+          '',
+          `durable-jobs is running against Temporal at ${temporalAddress(config)} (namespace ${config.namespace}, task queue ${config.taskQueue}).`,
+          `  Web UI:     ${ui}`,
+          `  Enqueue:    npx jobctl enqueue send-email '{"to":"ada@example.com","subject":"Hi","body":"Hello","userId":"u1"}'`,
+          `  Status:     npx jobctl status <job-id>`,
+          `  Outbox:     ${config.smtpUrl ? config.smtpUrl.replace(/\/\/[^@]*@/, '//***@') : config.outboxDir}`,
+          '  Stop:       Ctrl-C (the worker drains, then the server stops)',
+          '',
+        ].join('\n'),
+      );
+    });
+  } finally {
+    if (devServer) {
+      await devServer.stop();
+      logger.info('dev-server:stopped');
+    }
+  }
+}
+
+main().catch((err) => {
+  console.error(describe(err));
+  process.exit(1);
+});
