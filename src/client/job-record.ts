@@ -128,10 +128,17 @@ function closingError(events: HistoryEvent[]): JobError | undefined {
   return undefined;
 }
 
-/** The innermost cause of a failure chain carries the activity's own error type and message. */
+/** The first application (or timeout) failure in the chain is the activity's own error; wrappers above it say only "activity failed". */
 function toJobError(failure: ProtoFailure): JobError {
+  for (let f: ProtoFailure | null | undefined = failure; f; f = f.cause) {
+    if (f.applicationFailureInfo) return withType(f.applicationFailureInfo.type, f.message);
+    if (f.timeoutFailureInfo) return withType('timeout', f.message);
+  }
   let inner = failure;
   while (inner.cause) inner = inner.cause;
-  const type = inner.applicationFailureInfo?.type || (inner.timeoutFailureInfo ? 'timeout' : undefined);
-  return type ? { type, message: inner.message ?? '' } : { message: inner.message ?? '' };
+  return { message: inner.message ?? '' };
+}
+
+function withType(type: string | null | undefined, message: string | null | undefined): JobError {
+  return type ? { type, message: message ?? '' } : { message: message ?? '' };
 }

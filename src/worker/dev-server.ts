@@ -29,7 +29,7 @@ export async function startDevServer(cliPath: string, config: Config, readyTimeo
     '--ui-port', String(config.devServerUiPort),
     '--db-filename', path.join(config.dataDir, 'temporal.db'),
     '--namespace', config.namespace,
-    '--log-level', 'warn',
+    '--log-level', 'error',
   ];
   // Its own process group: a terminal's Ctrl-C reaches only us, so the worker drains before the server stops.
   const child = spawn(cliPath, args, { stdio: ['ignore', 'inherit', 'inherit'], detached: true });

@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createTimeSkippingEnv } from '../../src/provision/test-server';
+import { loadConfig } from '../../src/shared/config';
+
+/** Repository root. */
+export const repoRoot = path.resolve(__dirname, '../..');
+
+/** Starts the time-skipping test server through the same provisioning routes as `npm run provision`. */
+export async function startTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  const config = loadConfig();
+  const { value } = await createTimeSkippingEnv({ cacheDir: config.cacheDir, testServerPath: config.testServerPath });
+  return value;
+}
+
+/** Bundles the real workflows once per test file. */
+export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quietBundlerLogger });
+}
+
+/** A unique name for a test's task queue or workflow ID. */
+export function uniqueId(prefix: string): string {
+  return `${prefix}-${randomUUID()}`;
+}
+
+/** Creates a worker on the test environment's connection with the given bundle and activities. */
+export function createTestWorker(
+  env: TestWorkflowEnvironment,
+  bundle: WorkflowBundleWithSourceMap,
+  options: Pick<WorkerOptions, 'taskQueue' | 'activities'>,
+): Promise<Worker> {
+  return Worker.create({ connection: env.nativeConnection, workflowBundle: bundle, ...options });
+}
+
+const noop = () => {};
+const quietBundlerLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: console.error };
