@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createEmailActivities, messageIdFor } from '../../src/activities/email';
+import { ErrorType } from '../../src/shared/errors';
+import { startSmtpServer } from '../helpers/smtp';
+
+const payload = { to: 'ada@example.com', subject: 'Welcome', template: { name: 'welcome', vars: { name: 'Ada' } }, userId: 'u-7' };
+const input = (jobId: string, p: unknown = payload) => ({ jobId, createdAt: '2026-01-02T03:04:05.000Z', payload: p });
+
+describe('sendEmail activity (MockActivityEnvironment)', () => {
+  it('renders the template into one outbox file named after the job, and a second attempt writes nothing new', async () => {
+    const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'outbox-'));
+    const { sendEmail } = createEmailActivities({ outboxDir, from: 'jobs@test' });
+    const first = await new MockActivityEnvironment({ attempt: 1 }).run(sendEmail, input('job/1'));
+    const second = await new MockActivityEnvironment({ attempt: 2 }).run(sendEmail, input('job/1'));
+
+    assert.deepEqual(await readdir(outboxDir), ['job%2F1.eml']);
+    const eml = await readFile(first.path!, 'utf8');
+    assert.match(eml, /Hello Ada,/);
+    assert.match(eml, /Message-ID: <job%2F1@durable-jobs>/);
+    assert.match(eml, /X-User-ID: u-7/i);
+    assert.equal(first.alreadySent, false);
+    assert.equal(second.alreadySent, true);
+    assert.equal(second.messageId, messageIdFor('job/1'));
+  });
+
+  it('re-validates the payload and fails it as non-retryable jobs:invalid-payload', async () => {
+    const { sendEmail } = createEmailActivities({ outboxDir: os.tmpdir(), from: 'jobs@test' });
+    const err = await new MockActivityEnvironment().run(sendEmail, input('job-2', { to: 'nope' })).catch((e: unknown) => e);
+    assert.ok(err instanceof ApplicationFailure);
+    assert.equal(err.type, ErrorType.InvalidPayload);
+    assert.equal(err.nonRetryable, true);
+  });
+
+  it('puts the schedule step for this attempt on a retryable SMTP failure as nextRetryDelay', async () => {
+    const smtp = await startSmtpServer(() => ({ code: 421, message: 'busy' }));
+    try {
+      const { sendEmail } = createEmailActivities({ smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' });
+      const err = await new MockActivityEnvironment({ attempt: 3 }).run(sendEmail, input('job-3')).catch((e: unknown) => e);
+      assert.ok(err instanceof ApplicationFailure);
+      assert.equal(err.type, ErrorType.SmtpTransient);
+      assert.equal(err.nonRetryable, false);
+      assert.equal(err.nextRetryDelay, '30s');
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('treats a refused connection as retryable', async () => {
+    const smtp = await startSmtpServer();
+    const url = smtp.url;
+    await smtp.close();
+    const { sendEmail } = createEmailActivities({ smtpUrl: url, outboxDir: os.tmpdir(), from: 'jobs@test' });
+    const err = await new MockActivityEnvironment({ attempt: 1 }).run(sendEmail, input('job-4')).catch((e: unknown) => e);
+    assert.ok(err instanceof ApplicationFailure);
+    assert.equal(err.type, ErrorType.SmtpTransient);
+    assert.equal(err.nextRetryDelay, '1s');
+  });
+});

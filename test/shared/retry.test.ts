@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { ApplicationFailure } from '@temporalio/common';
+import { toScheduledFailure } from '../../src/activities/retry-schedule';
+import { delayAfterAttempt, exponential, maxAttempts, schedule, toRetryPolicy } from '../../src/shared/retry';
+
+describe('retry shapes', () => {
+  const steps = schedule('1s', '5s', '30s', '5m', '30m');
+
+  it('a schedule of N delays allows N+1 attempts and names each wait', () => {
+    assert.equal(maxAttempts(steps), 6);
+    assert.deepEqual([1, 2, 3, 4, 5, 6].map((a) => delayAfterAttempt(steps, a)), ['1s', '5s', '30s', '5m', '30m', undefined]);
+  });
+
+  it('a schedule becomes a policy bounded by its attempts, with a fallback backoff capped at the longest step', () => {
+    assert.deepEqual(toRetryPolicy(steps, ['jobs:x']), {
+      maximumAttempts: 6,
+      nonRetryableErrorTypes: ['jobs:x'],
+      initialInterval: '1s',
+      backoffCoefficient: 2,
+      maximumInterval: 30 * 60_000,
+    });
+  });
+
+  it('exponential fills in documented defaults and maps one-to-one onto the policy', () => {
+    const shape = exponential({ maximumAttempts: 4 });
+    assert.deepEqual(toRetryPolicy(shape), {
+      maximumAttempts: 4,
+      nonRetryableErrorTypes: [],
+      initialInterval: '1s',
+      backoffCoefficient: 2,
+      maximumInterval: '10m',
+    });
+    assert.equal(delayAfterAttempt(shape, 1), undefined);
+  });
+
+  it('rejects an empty schedule', () => {
+    assert.throws(() => schedule(), /at least one delay/);
+  });
+
+  it('toScheduledFailure keeps non-retryable failures and stamps retryable ones with the step', () => {
+    const fatal = ApplicationFailure.nonRetryable('no', 'jobs:x');
+    assert.equal(toScheduledFailure(steps, 1, fatal), fatal);
+    const retried = toScheduledFailure(steps, 2, new TypeError('boom'));
+    assert.ok(retried instanceof ApplicationFailure);
+    assert.equal(retried.type, 'TypeError');
+    assert.equal(retried.nextRetryDelay, '5s');
+    assert.equal(retried.nonRetryable, false);
+  });
+});
