@@ -1,0 +1,71 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether something accepts connections on 127.0.0.1:port. */
+export function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Result of a finished command. */
+export interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion, never throwing on a non-zero exit. */
+export function runCommand(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { env, cwd, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A long-running process whose output is collected. */
+export interface Started {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves when the output contains `text`; rejects if the process exits first or time runs out. */
+  waitFor: (text: string, timeoutMs?: number) => Promise<void>;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+/** Spawns a process and collects its stdout and stderr. */
+export function startProcess(cmd: string, args: string[], env: NodeJS.ProcessEnv, cwd?: string): Started {
+  const child = spawn(cmd, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const waitFor = (text: string, timeoutMs = 120_000) =>
+    new Promise<void>((resolve, reject) => {
+      const deadline = Date.now() + timeoutMs;
+      const tick = () => {
+        if (out.includes(text)) return resolve();
+        if (child.exitCode !== null) return reject(new Error(`process exited (${child.exitCode}) before printing "${text}":\n${out}`));
+        if (Date.now() > deadline) return reject(new Error(`timed out waiting for "${text}":\n${out}`));
+        setTimeout(tick, 100);
+      };
+      tick();
+    });
+  return { child, output: () => out, waitFor, exited };
+}

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { provisionTemporalCli } from '../../src/provision/temporal-cli';
+import { loadConfig } from '../../src/shared/config';
+import { repoRoot, uniqueId } from '../helpers/env';
+import { freePort, isListening, runCommand, startProcess, type Started } from '../helpers/processes';
+
+const jobctl = path.join(repoRoot, 'bin/jobctl.js');
+const payload = JSON.stringify({ to: 'grace@example.com', subject: 'Integration', body: 'Hello from the dev server', userId: 'u-int' });
+
+// Boots the system the way `npm start` does (built output, embedded dev server, SQLite file) and
+// drives it from the outside: jobctl for jobs, the temporal CLI for visibility.
+describe('npm start against a real Temporal dev server', function () {
+  this.timeout(300_000);
+  let env: NodeJS.ProcessEnv;
+  let dataDir: string;
+  let grpcPort: number;
+  let uiPort: number;
+  let temporalCli: string;
+  let system: Started | undefined;
+
+  before(async () => {
+    const config = loadConfig();
+    temporalCli = (await provisionTemporalCli({ cacheDir: config.cacheDir, temporalCliPath: config.temporalCliPath })).value;
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'durable-jobs-it-'));
+    grpcPort = await freePort();
+    uiPort = await freePort();
+    env = {
+      ...process.env,
+      TEMPORAL_ADDRESS: undefined,
+      DATA_DIR: dataDir,
+      DEV_SERVER_PORT: String(grpcPort),
+      DEV_SERVER_UI_PORT: String(uiPort),
+      TEMPORAL_TASK_QUEUE: uniqueId('it'),
+    };
+  });
+
+  afterEach(async () => {
+    if (system && system.child.exitCode === null) {
+      system.child.kill('SIGTERM');
+      await system.exited;
+    }
+  });
+
+  const start = async () => {
+    system = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], env, repoRoot);
+    await system.waitFor('worker:started');
+    return system;
+  };
+  const ctl = (...args: string[]) => runCommand(process.execPath, [jobctl, ...args], { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}` });
+
+  it('runs a job enqueued with jobctl, lists it with `temporal workflow list`, and keeps it across a restart', async () => {
+    const running = await start();
+    assert.match(running.output(), new RegExp(`Web UI: +http://127.0.0.1:${uiPort}`));
+    assert.ok(await isListening(uiPort), 'the Web UI answers');
+
+    const id = uniqueId('it-job');
+    const enqueued = await ctl('enqueue', 'send-email', payload, '--id', id);
+    assert.equal(enqueued.code, 0, enqueued.stderr);
+    assert.equal(enqueued.stdout.trim(), id);
+
+    const result = await ctl('result', id);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).messageId, `<${id}@durable-jobs>`);
+    assert.deepEqual(await readdir(path.join(dataDir, 'outbox')), [`${id}.eml`]);
+
+    const listed = await runCommand(temporalCli, ['workflow', 'list', '--address', `127.0.0.1:${grpcPort}`, '--query', `WorkflowId = '${id}'`, '-o', 'json']);
+    assert.equal(listed.code, 0, listed.stderr);
+    const rows = JSON.parse(listed.stdout) as { execution: { workflowId: string }; type: { name: string }; status: string }[];
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0]!.type.name, 'sendEmailWorkflow');
+    assert.match(String(rows[0]!.status), /COMPLETED/);
+
+    running.child.kill('SIGTERM');
+    assert.equal(await running.exited, 0, running.output());
+    assert.equal(await isListening(grpcPort), false, 'the dev server stopped with the worker');
+    assert.equal(await isListening(uiPort), false, 'the Web UI stopped with the worker');
+
+    await start();
+    const status = await ctl('status', id, '--json');
+    assert.equal(status.code, 0, status.stderr);
+    const record = JSON.parse(status.stdout);
+    assert.equal(record.status, 'completed', 'the job survived the restart in the SQLite file');
+    assert.equal(record.type, 'send-email');
+    assert.equal(record.attempts, 1);
+  });
+
+  it('jobctl exits 2 with a message naming the field for a bad payload, and 1 when Temporal is unreachable', async () => {
+    const bad = await ctl('enqueue', 'send-email', JSON.stringify({ to: 'nobody', subject: 'x', body: 'y', userId: 'u' }));
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /jobs:invalid-payload: .*payload\.to: must be a valid email address/);
+    const down = await runCommand(process.execPath, [jobctl, 'status', 'whatever'], { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` });
+    assert.equal(down.code, 1);
+    assert.match(down.stderr, /jobs:unreachable: cannot reach Temporal/);
+  });
+});
