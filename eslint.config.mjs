@@ -1,29 +1,42 @@
 // Lint rules that guard the architecture. Workflow code runs in Temporal's deterministic sandbox:
-// it must not reach Node built-ins, the network, the clock or randomness directly.
+// it must not reach Node built-ins, I/O libraries, or activity implementations (only their types).
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bin/**'] },
+  { ignores: ['dist/**', 'node_modules/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['src/workflows/**/*.ts', 'src/jobs/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           paths: nodeBuiltins.map((name) => ({ name, message: 'workflow code must stay deterministic: no Node built-ins' })),
           patterns: [
-            { group: ['@temporalio/worker', '@temporalio/client', '@temporalio/activity', '@temporalio/testing'], message: 'workflow code may import only @temporalio/workflow and @temporalio/common' },
-            { group: ['**/activities/*', '!**/activities/index'], message: 'import activities as types only, through proxyActivities' },
+            {
+              group: ['@temporalio/worker', '@temporalio/client', '@temporalio/activity', '@temporalio/testing'],
+              message: 'workflow code may import only @temporalio/workflow and @temporalio/common',
+            },
             { group: ['nodemailer', 'pino', 'commander'], message: 'workflow code must stay deterministic: no I/O libraries' },
+            { group: ['**/activities', '**/activities/*'], allowTypeImports: true, message: 'import activities as types only, through proxyActivities' },
+            { group: ['**/client/*', '**/worker/*', '**/provision/*', '**/shared/config', '**/shared/temporal-connection'], message: 'workflow code must not import process-level modules' },
           ],
         },
       ],
-      'no-restricted-globals': ['error', { name: 'process', message: 'no process in workflow code' }, { name: 'setTimeout', message: 'use sleep() from @temporalio/workflow' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'no process in workflow code' },
+        { name: 'setTimeout', message: 'use sleep() from @temporalio/workflow' },
+        { name: 'setInterval', message: 'use sleep() from @temporalio/workflow' },
+      ],
     },
+  },
+  {
+    files: ['**/*.js'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     rules: {
