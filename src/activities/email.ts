@@ -3,7 +3,7 @@ import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { sendEmailJob, sendEmailPayload, type SendEmailResult } from '../jobs/send-email';
-import { ErrorType, nonRetryable } from '../shared/errors';
+import { ErrorType, formatIssues, issuesFromZod, nonRetryable } from '../shared/errors';
 import { renderBody } from './email-templates';
 import { withRetrySchedule } from './retry-schedule';
 import { classifySmtpError } from './smtp-errors';
@@ -46,7 +46,7 @@ export function createEmailActivities(deps: EmailDeps) {
   function buildMessage(input: SendEmailInput): Mail.Options {
     const parsed = sendEmailPayload.safeParse(input.payload);
     if (!parsed.success) {
-      throw nonRetryable(ErrorType.InvalidPayload, `send-email payload: ${parsed.error.message}`);
+      throw nonRetryable(ErrorType.InvalidPayload, `invalid send-email payload: ${formatIssues(issuesFromZod(parsed.error, 'payload'))}`);
     }
     const payload = parsed.data;
     return {

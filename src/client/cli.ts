@@ -1,4 +1,5 @@
 // jobctl: the command-line face of JobClient. Exit codes: 0 ok, 2 bad input, 1 operational error.
+import { WorkflowFailedError } from '@temporalio/client';
 import { Command, CommanderError, Option } from 'commander';
 import { jobTypes, registry } from '../jobs/registry';
 import { ConfigError, InvalidOptionError, InvalidPayloadError, JobsError, UnknownJobTypeError, describe } from '../shared/errors';
@@ -8,6 +9,9 @@ import { assertJobType, validateOptions, validatePayload } from './validate';
 
 /** Bad input: the user can fix the command line. */
 class UsageError extends Error {}
+
+/** The job itself failed; not an input or connection problem, but still exit 1. */
+class JobFailedError extends Error {}
 
 const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError];
 
@@ -70,7 +74,16 @@ function buildProgram(): Command {
     .description("Wait for a job to finish and print its result as JSON; exits 1 if the job failed")
     .argument('<id>', 'job ID')
     .action(async (id: string) => {
-      const result = await withClient((client) => client.result(id));
+      const result = await withClient(async (client) => {
+        try {
+          return await client.result(id);
+        } catch (err) {
+          if (!(err instanceof WorkflowFailedError)) throw err;
+          const record = await client.get(id);
+          const why = record.error ? `${record.error.type ? `${record.error.type}: ` : ''}${record.error.message}` : describe(err);
+          throw new JobFailedError(`job ${id} ${record.status} after ${record.attempts}/${record.maxAttempts} attempts: ${why}`);
+        }
+      });
       console.log(JSON.stringify(result, null, 2));
     });
 
@@ -93,7 +106,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-    const message = err instanceof JobsError || err instanceof UsageError ? err.message : `jobctl: ${describe(err)}`;
+    const message = err instanceof JobsError || err instanceof UsageError || err instanceof JobFailedError ? err.message : `jobctl: ${describe(err)}`;
     console.error(message);
     return badInput.some((kind) => err instanceof kind) ? 2 : 1;
   }

@@ -1,4 +1,5 @@
 import type { WorkflowExecutionDescription } from '@temporalio/client';
+import { optionalTsToMs } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
 import { jobMaxAttempts } from '../jobs/definition';
 import { definitionForWorkflowType } from '../jobs/registry';
@@ -99,9 +100,17 @@ function statusOf(description: WorkflowExecutionDescription, pending: PendingAct
   }
 }
 
+/**
+ * Whether the pending activity's current attempt is running, as opposed to waiting out a retry
+ * delay. Servers report the wait differently (SCHEDULED, or a completion newer than the last start),
+ * so both are checked.
+ */
 function isStarted(pending: PendingActivity): boolean {
-  // PENDING_ACTIVITY_STATE_STARTED = 2
-  return pending.state === 2;
+  const state = pending.state as unknown;
+  if (state !== 2 && state !== 'PENDING_ACTIVITY_STATE_STARTED') return false;
+  const started = optionalTsToMs(pending.lastStartedTime);
+  const completed = optionalTsToMs(pending.lastAttemptCompleteTime);
+  return started === undefined || completed === undefined || started > completed;
 }
 
 function attemptsBegun(pending: PendingActivity): number {

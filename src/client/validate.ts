@@ -2,7 +2,7 @@ import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { z } from 'zod';
 import { registry, isJobType, jobTypes, type JobPayload, type JobType } from '../jobs/registry';
-import { InvalidOptionError, InvalidPayloadError, UnknownJobTypeError, type FieldIssue } from '../shared/errors';
+import { InvalidOptionError, InvalidPayloadError, UnknownJobTypeError, issuesFromZod, type FieldIssue } from '../shared/errors';
 
 /** Checks that `type` is registered; throws {@link UnknownJobTypeError} otherwise. */
 export function assertJobType(type: string): asserts type is JobType {
@@ -14,11 +14,7 @@ export function validatePayload<T extends JobType>(type: T, payload: unknown): J
   const schema: z.ZodType = registry[type].payload;
   const result = schema.safeParse(payload);
   if (result.success) return result.data as JobPayload<T>;
-  const issues: FieldIssue[] = result.error.issues.map((issue) => ({
-    path: ['payload', ...issue.path.map(String)].join('.'),
-    message: issue.message,
-  }));
-  throw new InvalidPayloadError(type, issues);
+  throw new InvalidPayloadError(type, issuesFromZod(result.error, 'payload'));
 }
 
 /** Checks a caller-chosen job ID and delay; throws {@link InvalidOptionError} naming each bad one. */

@@ -105,6 +105,11 @@ export class JobNotFoundError extends JobsError {
   }
 }
 
+/** The issues of a failed zod parse, with paths under `root` (e.g. `payload.to`). */
+export function issuesFromZod(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }, root: string): FieldIssue[] {
+  return error.issues.map((issue) => ({ path: [root, ...issue.path.map(String)].join('.'), message: issue.message }));
+}
+
 /** Joins field issues as `path: message; path: message`. */
 export function formatIssues(issues: readonly FieldIssue[]): string {
   return issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');

@@ -1,4 +1,4 @@
-import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type LogEntry, type LogLevel } from '@temporalio/worker';
 import pino from 'pino';
 import type { Config } from '../shared/config';
 
@@ -13,6 +13,11 @@ export function installRuntime(config: Pick<Config, 'logLevel'>): pino.Logger {
     const level = entry.level.toLowerCase() as pino.Level;
     logger[level]({ ...entry.meta, ts: Number(entry.timestampNanos / 1_000_000n) }, entry.message);
   };
-  Runtime.install({ logger: new DefaultLogger(config.logLevel.toUpperCase() as 'INFO', write) });
+  const level = config.logLevel.toUpperCase() as LogLevel;
+  Runtime.install({
+    logger: new DefaultLogger(level, write),
+    // The SDK's Rust core logs through the same logger, so every line is JSON.
+    telemetryOptions: { logging: { filter: { core: level === 'TRACE' || level === 'DEBUG' ? level : 'WARN', other: 'ERROR' }, forward: {} } },
+  });
   return logger;
 }

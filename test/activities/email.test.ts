@@ -4,19 +4,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
 import { createEmailActivities, messageIdFor } from '../../src/activities/email';
+import type { SendEmailResult } from '../../src/jobs/send-email';
 import { ErrorType } from '../../src/shared/errors';
 import { startSmtpServer } from '../helpers/smtp';
 
 const payload = { to: 'ada@example.com', subject: 'Welcome', template: { name: 'welcome', vars: { name: 'Ada' } }, userId: 'u-7' };
+/** A mock activity environment for one attempt, with its log lines kept out of the test output. */
+const mockEnv = (attempt = 1) => new MockActivityEnvironment({ attempt }, { logger: new DefaultLogger('ERROR', () => {}) });
 const input = (jobId: string, p: unknown = payload) => ({ jobId, createdAt: '2026-01-02T03:04:05.000Z', payload: p });
 
 describe('sendEmail activity (MockActivityEnvironment)', () => {
   it('renders the template into one outbox file named after the job, and a second attempt writes nothing new', async () => {
     const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'outbox-'));
     const { sendEmail } = createEmailActivities({ outboxDir, from: 'jobs@test' });
-    const first = await new MockActivityEnvironment({ attempt: 1 }).run(sendEmail, input('job/1'));
-    const second = await new MockActivityEnvironment({ attempt: 2 }).run(sendEmail, input('job/1'));
+    const first = (await mockEnv(1).run(sendEmail, input('job/1'))) as SendEmailResult;
+    const second = (await mockEnv(2).run(sendEmail, input('job/1'))) as SendEmailResult;
 
     assert.deepEqual(await readdir(outboxDir), ['job%2F1.eml']);
     const eml = await readFile(first.path!, 'utf8');
@@ -30,7 +34,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
 
   it('re-validates the payload and fails it as non-retryable jobs:invalid-payload', async () => {
     const { sendEmail } = createEmailActivities({ outboxDir: os.tmpdir(), from: 'jobs@test' });
-    const err = await new MockActivityEnvironment().run(sendEmail, input('job-2', { to: 'nope' })).catch((e: unknown) => e);
+    const err = await mockEnv().run(sendEmail, input('job-2', { to: 'nope' })).catch((e: unknown) => e);
     assert.ok(err instanceof ApplicationFailure);
     assert.equal(err.type, ErrorType.InvalidPayload);
     assert.equal(err.nonRetryable, true);
@@ -40,7 +44,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     const smtp = await startSmtpServer(() => ({ code: 421, message: 'busy' }));
     try {
       const { sendEmail } = createEmailActivities({ smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' });
-      const err = await new MockActivityEnvironment({ attempt: 3 }).run(sendEmail, input('job-3')).catch((e: unknown) => e);
+      const err = await mockEnv(3).run(sendEmail, input('job-3')).catch((e: unknown) => e);
       assert.ok(err instanceof ApplicationFailure);
       assert.equal(err.type, ErrorType.SmtpTransient);
       assert.equal(err.nonRetryable, false);
@@ -55,7 +59,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     const url = smtp.url;
     await smtp.close();
     const { sendEmail } = createEmailActivities({ smtpUrl: url, outboxDir: os.tmpdir(), from: 'jobs@test' });
-    const err = await new MockActivityEnvironment({ attempt: 1 }).run(sendEmail, input('job-4')).catch((e: unknown) => e);
+    const err = await mockEnv(1).run(sendEmail, input('job-4')).catch((e: unknown) => e);
     assert.ok(err instanceof ApplicationFailure);
     assert.equal(err.type, ErrorType.SmtpTransient);
     assert.equal(err.nextRetryDelay, '1s');

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import os from 'node:os';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createActivities } from '../../src/activities';
+import { JobClient } from '../../src/client/job-client';
+import type { JobRecord } from '../../src/client/job-record';
+import { ErrorType, JobNotFoundError } from '../../src/shared/errors';
+import { bundleWorkflows, createTestWorker, startTimeSkippingEnv, uniqueId } from '../helpers/env';
+import { startSmtpServer } from '../helpers/smtp';
+
+const payload = { to: 'ada@example.com', subject: 'Hello', body: 'Hi Ada', userId: 'user-1' };
+
+describe('job record read back from Temporal', function () {
+  let env: TestWorkflowEnvironment;
+  let bundle: WorkflowBundleWithSourceMap;
+
+  before(async () => {
+    env = await startTimeSkippingEnv();
+    bundle = await bundleWorkflows();
+  });
+  after(async () => env?.teardown());
+
+  async function until(read: () => Promise<JobRecord>, done: (r: JobRecord) => boolean, timeoutMs = 10_000): Promise<JobRecord> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const record = await read();
+      if (done(record) || Date.now() > deadline) return record;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('shows a job between attempts as retrying, with the attempts so far and the last error', async () => {
+    const smtp = await startSmtpServer(() => ({ code: 451, message: 'greylisted' }));
+    const taskQueue = uniqueId('tq');
+    const jobs = new JobClient(env.client, { taskQueue });
+    const worker = await createTestWorker(env, bundle, {
+      taskQueue,
+      activities: createActivities({ email: { smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' } }),
+    });
+    try {
+      const { id, handle } = await jobs.enqueue('send-email', payload, { id: uniqueId('job') });
+      const record = await worker.runUntil(until(() => jobs.get(id), (r) => r.status === 'retrying'));
+      assert.equal(record.status, 'retrying');
+      assert.ok(record.attempts >= 1 && record.attempts < record.maxAttempts, `attempts ${record.attempts}`);
+      assert.equal(record.maxAttempts, 6);
+      assert.equal(record.error?.type, ErrorType.SmtpTransient);
+      assert.match(record.error?.message ?? '', /451/);
+      assert.equal(record.processedAt, undefined);
+      assert.equal(record.failedAt, undefined);
+      await handle.terminate('test over');
+      const terminated = await jobs.get(id);
+      assert.equal(terminated.status, 'terminated');
+      assert.ok(terminated.failedAt);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('shows a delayed job as scheduled, with no attempts yet', async () => {
+    const jobs = new JobClient(env.client, { taskQueue: uniqueId('tq') });
+    const { id, handle } = await jobs.enqueue('send-email', payload, { id: uniqueId('job'), delay: '1h' });
+    const record = await jobs.get(id);
+    assert.equal(record.status, 'scheduled');
+    assert.equal(record.attempts, 0);
+    await handle.terminate('test over');
+  });
+
+  it('throws JobNotFoundError for an unknown ID', async () => {
+    const jobs = new JobClient(env.client, { taskQueue: 'unused' });
+    await assert.rejects(jobs.get(uniqueId('missing')), JobNotFoundError);
+  });
+});
