@@ -46,7 +46,7 @@ describe('npm start against a real Temporal dev server', function () {
 
   const start = async () => {
     system = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], env, repoRoot);
-    await system.waitFor('worker:started');
+    await system.waitFor('Stop: ');
     return system;
   };
   const ctl = (...args: string[]) => runCommand(process.execPath, [jobctl, ...args], { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}` });
