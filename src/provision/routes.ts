@@ -2,6 +2,14 @@ import { execFile } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { ProvisionError, describe, type RouteFailure } from '../shared/errors';
 
+/** Settings every provisioning function reads. */
+export interface ProvisionOptions {
+  /** The cache directory, outside the repo. */
+  cacheDir: string;
+  /** Progress lines go here. @defaultValue silent */
+  log?: (line: string) => void;
+}
+
 /** One way of obtaining a binary. `attempt` throws to say why this route did not work. */
 export interface Route<T> {
   /** Shown in errors and logs, e.g. `cache (~/.cache/durable-jobs/…)`. */

@@ -2,17 +2,13 @@ import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { cachePaths } from './cache';
-import { assertExecutable, assertReachable, firstWorking, run, type Provided, type Route } from './routes';
+import { assertExecutable, assertReachable, firstWorking, run, type ProvisionOptions, type Provided, type Route } from './routes';
 import { versions } from './versions';
 
 /** Settings the CLI provisioning reads. */
-export interface CliProvisionOptions {
+export interface CliProvisionOptions extends ProvisionOptions {
   /** TEMPORAL_CLI_PATH, if set. */
   temporalCliPath?: string;
-  /** The cache directory, outside the repo. */
-  cacheDir: string;
-  /** Progress lines go here. @defaultValue silent */
-  log?: (line: string) => void;
 }
 
 /**

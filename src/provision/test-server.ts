@@ -2,17 +2,13 @@ import { chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { cachePaths } from './cache';
-import { assertExecutable, assertReachable, firstWorking, run, type Provided, type Route } from './routes';
+import { assertExecutable, assertReachable, firstWorking, run, type ProvisionOptions, type Provided, type Route } from './routes';
 import { versions } from './versions';
 
 /** Settings the test-server provisioning reads. */
-export interface TestServerProvisionOptions {
+export interface TestServerProvisionOptions extends ProvisionOptions {
   /** TEMPORAL_TEST_SERVER_PATH, if set. */
   testServerPath?: string;
-  /** The cache directory, outside the repo. */
-  cacheDir: string;
-  /** Progress lines go here. @defaultValue silent */
-  log?: (line: string) => void;
 }
 
 /**
