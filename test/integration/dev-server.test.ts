@@ -5,6 +5,7 @@ import path from 'node:path';
 import { provisionTemporalCli } from '../../src/provision/temporal-cli';
 import { loadConfig } from '../../src/shared/config';
 import { repoRoot, uniqueId } from '../helpers/env';
+import { renderedDom } from '../helpers/browser';
 import { freePort, isListening, runCommand, startProcess, type Started } from '../helpers/processes';
 
 const jobctl = path.join(repoRoot, 'bin/jobctl.js');
@@ -51,7 +52,7 @@ describe('npm start against a real Temporal dev server', function () {
   };
   const ctl = (...args: string[]) => runCommand(process.execPath, [jobctl, ...args], { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}` });
 
-  it('runs a job enqueued with jobctl, lists it with `temporal workflow list`, and keeps it across a restart', async () => {
+  it('runs a job enqueued with jobctl, shows it in `temporal workflow list` and the Web UI, and keeps it across a restart', async () => {
     const running = await start();
     assert.match(running.output(), new RegExp(`Web UI: +http://127.0.0.1:${uiPort}`));
     assert.ok(await isListening(uiPort), 'the Web UI answers');
@@ -72,6 +73,11 @@ describe('npm start against a real Temporal dev server', function () {
     assert.equal(rows.length, 1);
     assert.equal(rows[0]!.type.name, 'sendEmailWorkflow');
     assert.match(String(rows[0]!.status), /COMPLETED/);
+
+    const page = await renderedDom(`http://127.0.0.1:${uiPort}/namespaces/default/workflows/${encodeURIComponent(id)}`);
+    assert.match(page, new RegExp(id), 'the Web UI shows the job');
+    assert.match(page, /sendEmailWorkflow/);
+    assert.match(page, /Completed/);
 
     running.child.kill('SIGTERM');
     assert.equal(await running.exited, 0, running.output());
