@@ -36,6 +36,7 @@ export function toScheduledFailure(shape: RetryShape, attempt: number, err: unkn
 /** Wraps an activity so that its failures follow the job definition's retry schedule. */
 export function withRetrySchedule<I, O>(definition: JobDefinition, run: (input: I) => Promise<O>): (input: I) => Promise<O> {
   return async (input: I) => {
+    Context.current().log.info('job:attempt', { jobType: definition.type, attempt: Context.current().info.attempt });
     try {
       return await run(input);
     } catch (err) {

@@ -93,6 +93,32 @@ describe('npm start against a real Temporal dev server', function () {
     assert.equal(record.attempts, 1);
   });
 
+  it('with TEMPORAL_ADDRESS set, starts only a worker against that server', async () => {
+    await start();
+    const taskQueue = uniqueId('remote');
+    const workerOnly = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], {
+      ...env,
+      TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}`,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      DEV_SERVER_PORT: String(await freePort()),
+    }, repoRoot);
+    try {
+      await workerOnly.waitFor('Stop: ');
+      assert.doesNotMatch(workerOnly.output(), /dev-server:started/);
+      assert.match(workerOnly.output(), new RegExp(`running against Temporal at 127.0.0.1:${grpcPort}`));
+      const id = uniqueId('remote-job');
+      const remoteEnv = { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}`, TEMPORAL_TASK_QUEUE: taskQueue };
+      const enqueued = await runCommand(process.execPath, [jobctl, 'enqueue', 'send-email', payload, '--id', id], remoteEnv);
+      assert.equal(enqueued.code, 0, enqueued.stderr);
+      const result = await runCommand(process.execPath, [jobctl, 'result', id], remoteEnv);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(workerOnly.output(), new RegExp(`"workflowId":"${id}".*"msg":"job:completed"`));
+    } finally {
+      workerOnly.child.kill('SIGINT');
+      assert.equal(await workerOnly.exited, 0, workerOnly.output());
+    }
+  });
+
   it('jobctl exits 2 with a message naming the field for a bad payload, and 1 when Temporal is unreachable', async () => {
     const bad = await ctl('enqueue', 'send-email', JSON.stringify({ to: 'nobody', subject: 'x', body: 'y', userId: 'u' }));
     assert.equal(bad.code, 2);
