@@ -6,9 +6,12 @@ import { ProvisionError, describe, type RouteFailure } from '../shared/errors';
 export interface ProvisionOptions {
   /** The cache directory, outside the repo. */
   cacheDir: string;
-  /** Progress lines go here. @defaultValue silent */
-  log?: (line: string) => void;
+  /** Progress lines (`info`) and skipped routes (`debug`) go here. @defaultValue silent */
+  log?: ProvisionLog;
 }
+
+/** Receives provisioning progress. */
+export type ProvisionLog = (line: string, level: 'info' | 'debug') => void;
 
 /** One way of obtaining a binary. `attempt` throws to say why this route did not work. */
 export interface Route<T> {
@@ -25,7 +28,7 @@ export interface Provided<T> {
 }
 
 /** Tries the routes in order and returns the first that works; otherwise throws a {@link ProvisionError} naming each. */
-export async function firstWorking<T>(what: string, routes: Route<T>[], log: (line: string) => void = () => {}): Promise<Provided<T>> {
+export async function firstWorking<T>(what: string, routes: Route<T>[], log: ProvisionLog = () => {}): Promise<Provided<T>> {
   const failures: RouteFailure[] = [];
   for (const route of routes) {
     try {
@@ -33,7 +36,7 @@ export async function firstWorking<T>(what: string, routes: Route<T>[], log: (li
       return { value, route: route.name };
     } catch (err) {
       failures.push({ route: route.name, reason: describe(err) });
-      log(`${what}: ${route.name}: ${describe(err)}`);
+      log(`${what}: ${route.name}: ${describe(err)}`, 'debug');
     }
   }
   throw new ProvisionError(what, failures);

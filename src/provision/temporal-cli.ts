@@ -38,7 +38,7 @@ export async function provisionTemporalCli(options: CliProvisionOptions): Promis
     {
       name: `go install ${versions.temporalCliModule}@v${versions.temporalCli}`,
       attempt: async () => {
-        log(`building the Temporal CLI v${versions.temporalCli} with go install (a cold build takes several minutes)…`);
+        log(`building the Temporal CLI v${versions.temporalCli} with go install (a cold build takes several minutes)…`, 'info');
         return goInstall(paths.temporalCli);
       },
     },

@@ -47,7 +47,7 @@ export async function createTimeSkippingEnv(options: TestServerProvisionOptions)
     {
       name: `Maven ${versions.testServer.group}:${versions.testServer.artifact}:${versions.testServer.version}`,
       attempt: async () => {
-        log(`resolving the Java test server ${versions.testServer.version} from Maven…`);
+        log(`resolving the Java test server ${versions.testServer.version} from Maven…`, 'info');
         return startAt(await resolveFromMaven(paths.testServerDir));
       },
     },

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import type { Config } from '../shared/config';
 import { describe } from '../shared/errors';
+import { isListening } from '../shared/net';
 
 /** A running `temporal server start-dev`. */
 export interface DevServer {
@@ -22,6 +23,14 @@ export interface DevServer {
 export async function startDevServer(cliPath: string, config: Config, readyTimeoutMs = 60_000): Promise<DevServer> {
   await mkdir(config.dataDir, { recursive: true });
   const address = `${config.devServerIp}:${config.devServerPort}`;
+  // Otherwise the readiness check below could find some other server and call it ours.
+  for (const [port, env] of [[config.devServerPort, 'DEV_SERVER_PORT'], [config.devServerUiPort, 'DEV_SERVER_UI_PORT']] as const) {
+    if (await isListening(config.devServerIp, port)) {
+      throw new Error(
+        `${config.devServerIp}:${port} is already in use (another Temporal dev server?). Stop it, choose another ${env}, or set TEMPORAL_ADDRESS to use that server.`,
+      );
+    }
+  }
   const args = [
     'server', 'start-dev',
     '--ip', config.devServerIp,

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', early).once('SIGTERM', early);
 
   if (config.temporalAddress === undefined) {
-    const cli = await provisionTemporalCli({ ...config, log: (line) => logger.info(line) });
+    const cli = await provisionTemporalCli({ ...config, log: (line, level) => logger[level](line) });
     logger.info({ path: cli.value, via: cli.route }, 'temporal-cli:ready');
     devServer = await startDevServer(cli.value, config);
     logger.info({ address: devServer.address, ui: devServer.uiUrl, db: `${config.dataDir}/temporal.db` }, 'dev-server:started');

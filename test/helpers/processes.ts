@@ -13,15 +13,6 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Whether something accepts connections on 127.0.0.1:port. */
-export function isListening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-}
-
 /** Result of a finished command. */
 export interface Ran {
   code: number;

@@ -6,8 +6,10 @@ import { provisionTemporalCli } from '../../src/provision/temporal-cli';
 import { loadConfig } from '../../src/shared/config';
 import { repoRoot, uniqueId } from '../helpers/env';
 import { renderedDom } from '../helpers/browser';
-import { freePort, isListening, runCommand, startProcess, type Started } from '../helpers/processes';
+import { isListening as listening } from '../../src/shared/net';
+import { freePort, runCommand, startProcess, type Started } from '../helpers/processes';
 
+const isListening = (port: number) => listening('127.0.0.1', port);
 const jobctl = path.join(repoRoot, 'bin/jobctl.js');
 const payload = JSON.stringify({ to: 'grace@example.com', subject: 'Integration', body: 'Hello from the dev server', userId: 'u-int' });
 
@@ -93,8 +95,12 @@ describe('npm start against a real Temporal dev server', function () {
     assert.equal(record.attempts, 1);
   });
 
-  it('with TEMPORAL_ADDRESS set, starts only a worker against that server', async () => {
+  it('refuses to start a second dev server on ports in use, and with TEMPORAL_ADDRESS set starts only a worker', async () => {
     await start();
+    const clash = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], env, repoRoot);
+    assert.equal(await clash.exited, 1);
+    assert.match(clash.output(), new RegExp(`127.0.0.1:${grpcPort} is already in use .*DEV_SERVER_PORT.*TEMPORAL_ADDRESS`));
+
     const taskQueue = uniqueId('remote');
     const workerOnly = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], {
       ...env,
