@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
 import { jobMaxAttempts, type JobDefinition } from '../jobs/definition';
 import { ErrorType, describe } from '../shared/errors';
 import { delayAfterAttempt, type RetryShape } from '../shared/retry';
@@ -11,6 +11,8 @@ import { delayAfterAttempt, type RetryShape } from '../shared/retry';
  */
 export function toScheduledFailure(shape: RetryShape, attempt: number, err: unknown): unknown {
   if (err instanceof ApplicationFailure && err.nonRetryable) return err;
+  // Cancellation and other Temporal failures keep their meaning; only plain errors are rewrapped.
+  if (err instanceof TemporalFailure && !(err instanceof ApplicationFailure)) return err;
   const nextRetryDelay = delayAfterAttempt(shape, attempt);
   if (nextRetryDelay === undefined) return err;
   if (err instanceof ApplicationFailure) {

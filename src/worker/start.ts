@@ -12,11 +12,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = installRuntime(config);
   let devServer: DevServer | undefined;
-  let stopping = false;
-  // Until the worker runs, a signal only has the dev server to stop.
+  // Until the worker runs, a signal only has the dev server to stop (a server still starting is
+  // killed by dev-server.ts's exit hook).
   const early = () => {
-    stopping = true;
-    void devServer?.stop().finally(() => process.exit(130));
+    void (devServer ? devServer.stop() : Promise.resolve()).finally(() => process.exit(130));
   };
   process.once('SIGINT', early).once('SIGTERM', early);
 
@@ -26,7 +25,6 @@ async function main(): Promise<void> {
     devServer = await startDevServer(cli.value, config);
     logger.info({ address: devServer.address, ui: devServer.uiUrl, db: `${config.dataDir}/temporal.db` }, 'dev-server:started');
   }
-  if (stopping) return;
   process.removeListener('SIGINT', early).removeListener('SIGTERM', early);
 
   try {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { toScheduledFailure } from '../../src/activities/retry-schedule';
 import { delayAfterAttempt, exponential, maxAttempts, schedule, toRetryPolicy } from '../../src/shared/retry';
 
@@ -45,5 +45,10 @@ describe('retry shapes', () => {
     assert.equal(retried.type, 'TypeError');
     assert.equal(retried.nextRetryDelay, '5s');
     assert.equal(retried.nonRetryable, false);
+  });
+
+  it('toScheduledFailure leaves cancellation alone', () => {
+    const cancelled = new CancelledFailure('worker shutting down');
+    assert.equal(toScheduledFailure(steps, 1, cancelled), cancelled);
   });
 });
