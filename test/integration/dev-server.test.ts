@@ -54,7 +54,7 @@ describe('npm start against a real Temporal dev server', function () {
   };
   const ctl = (...args: string[]) => runCommand(process.execPath, [jobctl, ...args], { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}` });
 
-  it('runs a job enqueued with jobctl, shows it in `temporal workflow list` and the Web UI, and keeps it across a restart', async () => {
+  it('runs jobs enqueued with jobctl and the example client script, shows one in `temporal workflow list` and the Web UI, and keeps it across a restart', async () => {
     const running = await start();
     assert.match(running.output(), new RegExp(`Web UI: +http://127.0.0.1:${uiPort}`));
     assert.ok(await isListening(uiPort), 'the Web UI answers');
@@ -80,6 +80,11 @@ describe('npm start against a real Temporal dev server', function () {
     assert.match(page, new RegExp(id), 'the Web UI shows the job');
     assert.match(page, /sendEmailWorkflow/);
     assert.match(page, /Completed/);
+
+    const script = await runCommand(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'examples/enqueue-email.ts'), 'lin@example.com'], { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}` });
+    assert.equal(script.code, 0, script.stderr);
+    assert.match(script.stdout, /enqueued welcome:lin@example.com/);
+    assert.equal(JSON.parse(script.stdout.slice(script.stdout.indexOf('{'))).status, 'completed', 'the example client script sees its job complete');
 
     running.child.kill('SIGTERM');
     assert.equal(await running.exited, 0, running.output());
