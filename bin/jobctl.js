@@ -1,2 +1,4 @@
 #!/usr/bin/env node
-require('../dist/client/cli.js');
+require('../dist/client/cli.js')
+  .main(process.argv)
+  .then((code) => process.exit(code));

@@ -50,8 +50,8 @@ function buildProgram(): Command {
       // Validate everything before connecting: bad input never reaches Temporal.
       assertJobType(type);
       const payload = validatePayload(type, parseJson(payloadJson));
-      validateOptions(opts);
-      const result = await withClient((client) => client.enqueue(type, payload, { id: opts.id, delay: opts.delay as never }));
+      const { id, delayMs } = validateOptions(opts);
+      const result = await withClient((client) => client.enqueue(type, payload, { id, delay: delayMs }));
       if (opts.json) console.log(JSON.stringify({ id: result.id, existed: result.existed }));
       else {
         console.log(result.id);
@@ -110,8 +110,4 @@ export async function main(argv: string[]): Promise<number> {
     console.error(message);
     return badInput.some((kind) => err instanceof kind) ? 2 : 1;
   }
-}
-
-if (require.main === module || require.main?.filename.endsWith('jobctl.js')) {
-  void main(process.argv).then((code) => process.exit(code));
 }
