@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { Client, Connection, isGrpcServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { registry, type JobPayloadInput, type JobType } from '../jobs/registry';
@@ -8,6 +8,9 @@ import { JobNotFoundError, UnreachableError } from '../shared/errors';
 import { connectionOptions } from '../shared/temporal-connection';
 import { toJobRecord, type JobRecord } from './job-record';
 import { assertJobType, validateOptions, validatePayload } from './validate';
+
+/** gRPC status NOT_FOUND: the workflow vanished between two calls (e.g. retention expired). */
+const GRPC_NOT_FOUND = 5;
 
 /** Options of {@link JobClient.enqueue}. */
 export interface EnqueueOptions {
@@ -84,13 +87,14 @@ export class JobClient {
   async get(id: string): Promise<JobRecord> {
     const handle = this.temporal.workflow.getHandle(id);
     try {
-      const [description, history] = await Promise.all([handle.describe(), handle.fetchHistory()]);
-      const events = history.events ?? [];
+      // describe() first: it turns an unknown ID into WorkflowNotFoundError; fetchHistory() does not.
+      const description = await handle.describe();
+      const events = (await handle.fetchHistory()).events ?? [];
       const input = events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
       const payload = input ? await decodeFromPayloadsAtIndex(this.temporal.options.loadedDataConverter, 0, input) : undefined;
       return toJobRecord({ description, events, payload, now: new Date() });
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw new JobNotFoundError(id);
+      if (err instanceof WorkflowNotFoundError || (isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND)) throw new JobNotFoundError(id);
       throw err;
     }
   }
