@@ -51,7 +51,8 @@ async function downloadWithSdk(downloadDir: string): Promise<string> {
   await mkdir(downloadDir, { recursive: true });
   const env = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'cached-download', downloadDir } } });
   await env.teardown();
-  const found = await newestExecutable(downloadDir, /^temporal/);
+  // The SDK names its downloads `temporal-<sdk>-<version>` (CLI) and `temporal-test-server-…`.
+  const found = await newestExecutable(downloadDir, (n) => n.startsWith('temporal-') && !n.startsWith('temporal-test-server') && !n.endsWith('.downloading'));
   if (!found) throw new Error(`the SDK started a dev server, but no temporal binary was found in ${downloadDir}`);
   return found;
 }
@@ -72,8 +73,8 @@ async function goInstall(target: string): Promise<string> {
   }
 }
 
-async function newestExecutable(dir: string, pattern: RegExp): Promise<string | undefined> {
-  const names = (await readdir(dir)).filter((n) => pattern.test(n) && !n.endsWith('.tar.gz') && !n.endsWith('.zip'));
+async function newestExecutable(dir: string, matches: (name: string) => boolean): Promise<string | undefined> {
+  const names = (await readdir(dir)).filter(matches);
   const stats = await Promise.all(names.map(async (n) => ({ file: path.join(dir, n), s: await stat(path.join(dir, n)) })));
   const executables = stats.filter(({ s }) => s.isFile() && (s.mode & 0o111) !== 0).sort((a, b) => b.s.mtimeMs - a.s.mtimeMs);
   return executables[0]?.file;
