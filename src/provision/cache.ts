@@ -1,5 +1,10 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { versions } from './versions';
+
+/** The SDK names its downloads after itself: `temporal-sdk-typescript-<version>`. */
+const sdkVersion = (JSON.parse(readFileSync(require.resolve('@temporalio/testing/package.json'), 'utf8')) as { version: string }).version;
+const sdkTag = `sdk-typescript-${sdkVersion}`;
 
 /** Where each provisioned binary lives inside the cache directory. */
 export const cachePaths = (cacheDir: string) => ({
@@ -11,4 +16,8 @@ export const cachePaths = (cacheDir: string) => ({
   testServer: path.join(cacheDir, 'test-server', versions.testServer.version, 'temporal-test-server'),
   /** Where the SDK's own `cached-download` puts what it downloads. */
   sdkDownloads: path.join(cacheDir, 'sdk-download'),
+  /** The CLI as the SDK's download names it. */
+  sdkDownloadedCli: path.join(cacheDir, 'sdk-download', `temporal-${sdkTag}`),
+  /** The test server as the SDK's download names it. */
+  sdkDownloadedTestServer: path.join(cacheDir, 'sdk-download', `temporal-test-server-${sdkTag}`),
 });

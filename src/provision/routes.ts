@@ -51,6 +51,14 @@ export async function assertExecutable(file: string): Promise<void> {
   }
 }
 
+/** The first of `candidates` that is an executable file; throws `not cached yet` when none is. */
+export async function firstExecutable(candidates: string[]): Promise<string> {
+  for (const file of candidates) {
+    if (await assertExecutable(file).then(() => true, () => false)) return file;
+  }
+  throw new Error('not cached yet');
+}
+
 /** Runs a command to completion; on failure the error carries the tail of its output. */
 export function run(cmd: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { cachePaths } from './cache';
-import { assertExecutable, assertReachable, firstWorking, run, type ProvisionOptions, type Provided, type Route } from './routes';
+import { assertExecutable, assertReachable, firstExecutable, firstWorking, run, type ProvisionOptions, type Provided, type Route } from './routes';
 import { versions } from './versions';
 
 /** Settings the CLI provisioning reads. */
@@ -28,13 +28,10 @@ export async function provisionTemporalCli(options: CliProvisionOptions): Promis
       },
     },
     {
-      name: `cache (${paths.temporalCli})`,
-      attempt: async () => {
-        await assertExecutable(paths.temporalCli);
-        return paths.temporalCli;
-      },
+      name: `cache (${paths.temporalCli}, ${paths.sdkDownloadedCli})`,
+      attempt: () => firstExecutable([paths.temporalCli, paths.sdkDownloadedCli]),
     },
-    { name: 'SDK download (cached-download)', attempt: () => downloadWithSdk(paths.sdkDownloads) },
+    { name: 'SDK download (cached-download)', attempt: () => downloadWithSdk(paths.sdkDownloads, paths.sdkDownloadedCli) },
     {
       name: `go install ${versions.temporalCliModule}@v${versions.temporalCli}`,
       attempt: async () => {
@@ -46,15 +43,13 @@ export async function provisionTemporalCli(options: CliProvisionOptions): Promis
   return firstWorking('Temporal CLI', routes, log);
 }
 
-async function downloadWithSdk(downloadDir: string): Promise<string> {
+async function downloadWithSdk(downloadDir: string, expected: string): Promise<string> {
   await assertReachable('https://temporal.download/');
   await mkdir(downloadDir, { recursive: true });
   const env = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'cached-download', downloadDir } } });
   await env.teardown();
-  // The SDK names its downloads `temporal-<sdk>-<version>` (CLI) and `temporal-test-server-…`.
-  const found = await newestExecutable(downloadDir, (n) => n.startsWith('temporal-') && !n.startsWith('temporal-test-server') && !n.endsWith('.downloading'));
-  if (!found) throw new Error(`the SDK started a dev server, but no temporal binary was found in ${downloadDir}`);
-  return found;
+  await assertExecutable(expected);
+  return expected;
 }
 
 async function goInstall(target: string): Promise<string> {
@@ -71,11 +66,4 @@ async function goInstall(target: string): Promise<string> {
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-}
-
-async function newestExecutable(dir: string, matches: (name: string) => boolean): Promise<string | undefined> {
-  const names = (await readdir(dir)).filter(matches);
-  const stats = await Promise.all(names.map(async (n) => ({ file: path.join(dir, n), s: await stat(path.join(dir, n)) })));
-  const executables = stats.filter(({ s }) => s.isFile() && (s.mode & 0o111) !== 0).sort((a, b) => b.s.mtimeMs - a.s.mtimeMs);
-  return executables[0]?.file;
 }

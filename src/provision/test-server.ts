@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { cachePaths } from './cache';
-import { assertExecutable, assertReachable, firstWorking, run, type ProvisionOptions, type Provided, type Route } from './routes';
+import { assertExecutable, assertReachable, firstExecutable, firstWorking, run, type ProvisionOptions, type Provided, type Route } from './routes';
 import { versions } from './versions';
 
 /** Settings the test-server provisioning reads. */
@@ -29,11 +29,8 @@ export async function createTimeSkippingEnv(options: TestServerProvisionOptions)
       },
     },
     {
-      name: `cache (${paths.testServer})`,
-      attempt: async () => {
-        await assertExecutable(paths.testServer);
-        return startAt(paths.testServer);
-      },
+      name: `cache (${paths.testServer}, ${paths.sdkDownloadedTestServer})`,
+      attempt: async () => startAt(await firstExecutable([paths.testServer, paths.sdkDownloadedTestServer])),
     },
     {
       name: 'SDK download (cached-download)',

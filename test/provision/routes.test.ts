@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { cachePaths } from '../../src/provision/cache';
 import { assertReachable, firstWorking } from '../../src/provision/routes';
 import { provisionTemporalCli } from '../../src/provision/temporal-cli';
 import { loadConfig } from '../../src/shared/config';
@@ -46,5 +47,18 @@ describe('provisioning routes', () => {
     const emptyCache = await mkdtemp(path.join(os.tmpdir(), 'cache-'));
     const explicit = await provisionTemporalCli({ cacheDir: emptyCache, temporalCliPath: cached.value });
     assert.deepEqual(explicit, { value: cached.value, route: 'TEMPORAL_CLI_PATH' });
+  });
+
+  it("finds a CLI that the SDK's own download left in the cache", async () => {
+    const config = loadConfig();
+    const real = (await provisionTemporalCli({ cacheDir: config.cacheDir, temporalCliPath: config.temporalCliPath })).value;
+    const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'cache-'));
+    const sdkDownloaded = cachePaths(cacheDir).sdkDownloadedCli;
+    await mkdir(path.dirname(sdkDownloaded), { recursive: true });
+    await symlink(real, sdkDownloaded);
+    const found = await provisionTemporalCli({ cacheDir });
+    assert.equal(found.value, sdkDownloaded);
+    assert.match(found.route, /^cache/);
+    assert.match(path.basename(sdkDownloaded), /^temporal-sdk-typescript-1\.24\.\d+$/);
   });
 });
