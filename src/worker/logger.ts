@@ -10,7 +10,8 @@ import type { Config } from '../shared/config';
 export function installRuntime(config: Pick<Config, 'logLevel'>): pino.Logger {
   const logger = pino({ level: config.logLevel, base: { service: 'durable-jobs' } });
   const write = (entry: LogEntry) => {
-    const level = entry.level.toLowerCase() as pino.Level;
+    // The workflow bundler's multi-line webpack report is for debugging, not for every start.
+    const level = entry.message.startsWith('asset workflow-bundle') ? 'debug' : (entry.level.toLowerCase() as pino.Level);
     logger[level]({ ...entry.meta, ts: Number(entry.timestampNanos / 1_000_000n) }, entry.message);
   };
   const level = config.logLevel.toUpperCase() as LogLevel;

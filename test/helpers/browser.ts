@@ -4,11 +4,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCommand } from './processes';
 
-/** Debian's Chromium, or CHROMIUM_PATH. `.ci/run` installs it. */
+const browserNames = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+const macChrome = '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome';
+
+/** CHROMIUM_PATH, else a Chromium or Chrome on PATH (or macOS's Chrome). `.ci/run` installs Debian's chromium. */
 export function chromiumPath(): string {
-  const candidate = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(candidate)) throw new Error(`no Chromium at ${candidate}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
-  return candidate;
+  if (process.env.CHROMIUM_PATH) {
+    if (!existsSync(process.env.CHROMIUM_PATH)) throw new Error(`CHROMIUM_PATH=${process.env.CHROMIUM_PATH} does not exist`);
+    return process.env.CHROMIUM_PATH;
+  }
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  const found = [...dirs.flatMap((dir) => browserNames.map((name) => path.join(dir, name))), macChrome].find((file) => existsSync(file));
+  if (!found) throw new Error(`no Chromium or Chrome found (looked for ${browserNames.join(', ')} on PATH): install one (apt-get install chromium) or set CHROMIUM_PATH`);
+  return found;
 }
 
 /**
