@@ -16,6 +16,12 @@ export interface EmailDeps {
   outboxDir: string;
   /** The From header. */
   from: string;
+  /**
+   * Longest wait for the SMTP server to connect, greet, or answer a command, in ms. Kept under the
+   * job's start-to-close timeout so a stalled server surfaces as a classified, retryable error.
+   * @defaultValue 10000
+   */
+  smtpTimeoutMs?: number;
 }
 
 /** Input of the `sendEmail` activity. */
@@ -40,7 +46,10 @@ export function outboxFileFor(jobId: string): string {
 
 /** Builds the email activities. */
 export function createEmailActivities(deps: EmailDeps) {
-  const smtp = deps.smtpUrl ? nodemailer.createTransport(deps.smtpUrl) : undefined;
+  const timeout = deps.smtpTimeoutMs ?? 10_000;
+  const smtp = deps.smtpUrl
+    ? nodemailer.createTransport({ url: deps.smtpUrl, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout })
+    : undefined;
   const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
 
   function buildMessage(input: SendEmailInput): Mail.Options {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
@@ -51,6 +52,23 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
       assert.equal(err.nextRetryDelay, '30s');
     } finally {
       await smtp.close();
+    }
+  });
+
+  it('gives up on a server that accepts but never answers, as a retryable timeout', async () => {
+    const silent = net.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    try {
+      const { sendEmail } = createEmailActivities({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: os.tmpdir(), from: 'jobs@test', smtpTimeoutMs: 300 });
+      const started = Date.now();
+      const err = await mockEnv(2).run(sendEmail, input('job-5')).catch((e: unknown) => e);
+      assert.ok(err instanceof ApplicationFailure);
+      assert.equal(err.type, ErrorType.SmtpTransient);
+      assert.equal(err.nextRetryDelay, '5s');
+      assert.ok(Date.now() - started < 5000, 'the SMTP timeout, not the activity timeout, ended the attempt');
+    } finally {
+      silent.close();
     }
   });
 
