@@ -3,7 +3,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { Command, CommanderError, Option } from 'commander';
 import { jobTypes, registry } from '../jobs/registry';
 import { ConfigError, InvalidOptionError, InvalidPayloadError, JobsError, UnknownJobTypeError, describe } from '../shared/errors';
-import { formatJobRecord } from './format';
+import { formatJobError, formatJobRecord } from './format';
 import { JobClient } from './job-client';
 import { assertJobType, validateOptions, validatePayload } from './validate';
 
@@ -80,7 +80,7 @@ function buildProgram(): Command {
         } catch (err) {
           if (!(err instanceof WorkflowFailedError)) throw err;
           const record = await client.get(id);
-          const why = record.error ? `${record.error.type ? `${record.error.type}: ` : ''}${record.error.message}` : describe(err);
+          const why = record.error ? formatJobError(record.error) : describe(err);
           throw new JobFailedError(`job ${id} ${record.status} after ${record.attempts}/${record.maxAttempts} attempts: ${why}`);
         }
       });

@@ -1,4 +1,9 @@
-import type { JobRecord } from './job-record';
+import type { JobError, JobRecord } from './job-record';
+
+/** A job error as `type: message`, or the message alone when it has no type. */
+export function formatJobError(error: JobError): string {
+  return error.type ? `${error.type}: ${error.message}` : error.message;
+}
 
 /** A job record as aligned `field: value` lines for people; `--json` prints the record itself. */
 export function formatJobRecord(record: JobRecord): string {
@@ -10,7 +15,7 @@ export function formatJobRecord(record: JobRecord): string {
     ['createdAt', record.createdAt],
     ['processedAt', record.processedAt],
     ['failedAt', record.failedAt],
-    ['error', record.error ? (record.error.type ? `${record.error.type}: ${record.error.message}` : record.error.message) : undefined],
+    ['error', record.error ? formatJobError(record.error) : undefined],
     ['payload', JSON.stringify(record.payload)],
   ];
   return rows

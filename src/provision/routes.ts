@@ -51,6 +51,16 @@ export async function assertExecutable(file: string): Promise<void> {
   }
 }
 
+/** The path an explicit setting names, checked to be executable; throws `not set` when unset. */
+export async function explicitPath(file: string | undefined): Promise<string> {
+  if (!file) throw new Error('not set');
+  await assertExecutable(file);
+  return file;
+}
+
+/** Where the Temporal SDK downloads its binaries from; probed before the SDK route runs. */
+export const sdkDownloadUrl = 'https://temporal.download/';
+
 /** The first of `candidates` that is an executable file; throws `not cached yet` when none is. */
 export async function firstExecutable(candidates: string[]): Promise<string> {
   for (const file of candidates) {

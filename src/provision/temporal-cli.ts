@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { cachePaths } from './cache';
-import { assertExecutable, assertReachable, firstExecutable, firstWorking, run, type ProvisionOptions, type Provided, type Route } from './routes';
+import { assertExecutable, assertReachable, explicitPath, firstExecutable, firstWorking, run, sdkDownloadUrl, type ProvisionOptions, type Provided, type Route } from './routes';
 import { versions } from './versions';
 
 /** Settings the CLI provisioning reads. */
@@ -19,14 +19,7 @@ export async function provisionTemporalCli(options: CliProvisionOptions): Promis
   const paths = cachePaths(options.cacheDir);
   const log = options.log ?? (() => {});
   const routes: Route<string>[] = [
-    {
-      name: 'TEMPORAL_CLI_PATH',
-      attempt: async () => {
-        if (!options.temporalCliPath) throw new Error('not set');
-        await assertExecutable(options.temporalCliPath);
-        return options.temporalCliPath;
-      },
-    },
+    { name: 'TEMPORAL_CLI_PATH', attempt: () => explicitPath(options.temporalCliPath) },
     {
       name: `cache (${paths.temporalCli}, ${paths.sdkDownloadedCli})`,
       attempt: () => firstExecutable([paths.temporalCli, paths.sdkDownloadedCli]),
@@ -44,7 +37,7 @@ export async function provisionTemporalCli(options: CliProvisionOptions): Promis
 }
 
 async function downloadWithSdk(downloadDir: string, expected: string): Promise<string> {
-  await assertReachable('https://temporal.download/');
+  await assertReachable(sdkDownloadUrl);
   await mkdir(downloadDir, { recursive: true });
   const env = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'cached-download', downloadDir } } });
   await env.teardown();

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { cachePaths } from './cache';
-import { assertExecutable, assertReachable, firstExecutable, firstWorking, run, type ProvisionOptions, type Provided, type Route } from './routes';
+import { assertReachable, explicitPath, firstExecutable, firstWorking, run, sdkDownloadUrl, type ProvisionOptions, type Provided, type Route } from './routes';
 import { versions } from './versions';
 
 /** Settings the test-server provisioning reads. */
@@ -20,14 +20,7 @@ export async function createTimeSkippingEnv(options: TestServerProvisionOptions)
   const log = options.log ?? (() => {});
   const startAt = (file: string) => TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: file } } });
   const routes: Route<TestWorkflowEnvironment>[] = [
-    {
-      name: 'TEMPORAL_TEST_SERVER_PATH',
-      attempt: async () => {
-        if (!options.testServerPath) throw new Error('not set');
-        await assertExecutable(options.testServerPath);
-        return startAt(options.testServerPath);
-      },
-    },
+    { name: 'TEMPORAL_TEST_SERVER_PATH', attempt: async () => startAt(await explicitPath(options.testServerPath)) },
     {
       name: `cache (${paths.testServer}, ${paths.sdkDownloadedTestServer})`,
       attempt: async () => startAt(await firstExecutable([paths.testServer, paths.sdkDownloadedTestServer])),
@@ -35,7 +28,7 @@ export async function createTimeSkippingEnv(options: TestServerProvisionOptions)
     {
       name: 'SDK download (cached-download)',
       attempt: async () => {
-        await assertReachable('https://temporal.download/');
+        await assertReachable(sdkDownloadUrl);
         return TestWorkflowEnvironment.createTimeSkipping({
           server: { executable: { type: 'cached-download', downloadDir: paths.sdkDownloads } },
         });

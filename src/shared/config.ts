@@ -60,11 +60,6 @@ export type Config = Omit<Parsed, 'outboxDir' | 'cacheDir' | 'tls'> & { outboxDi
 /** Options that override the environment. */
 export type ConfigOverrides = { [K in keyof Fields]?: z.input<Fields[K]['schema']> };
 
-/** The environment variable behind each setting, for messages and docs. */
-export const configEnvVars: Record<keyof Fields, string> = Object.fromEntries(
-  Object.entries(fields).map(([key, f]) => [key, f.env]),
-) as Record<keyof Fields, string>;
-
 /**
  * Reads and validates the configuration. Throws a {@link ConfigError} naming every bad field by its
  * environment variable.
