@@ -93,7 +93,7 @@ export function createEmailActivities(deps: EmailDeps) {
 
   return {
     /** Sends one email; retried on the `send-email` schedule. */
-    sendEmail: withRetrySchedule(sendEmailJob, async (input: SendEmailInput): Promise<SendEmailResult> => {
+    sendEmail: withRetrySchedule(sendEmailJob, 'send', async (input: SendEmailInput): Promise<SendEmailResult> => {
       const message = buildMessage(input);
       return smtp ? sendOverSmtp(smtp, input, message) : writeToOutbox(input, message);
     }),

@@ -1,15 +1,33 @@
+import type { Client } from '@temporalio/client';
+import type { Db } from '../db/schema';
+import { createDeadLetterActivities } from './dead-letter';
 import { createEmailActivities, type EmailDeps } from './email';
+import { createPaymentsActivities } from './payments';
+import { createReportsActivities } from './reports';
+import { createSyncSourceActivities } from './sync-source';
 
 /** Everything the activities need, built once by the worker. */
 export interface ActivityDeps {
   /** Email transport settings. */
   email: EmailDeps;
+  /** The jobs database: ledger, accounts, entries, synced records. */
+  db: Db;
+  /** Directory `generate-report` writes to. */
+  reportsDir: string;
+  /** Where `sync-data` pulls pages from. @defaultValue unset: sync-data attempts fail with jobs:missing-config */
+  syncSourceUrl?: string;
+  /** A Temporal client and the task queue, for the dead-letter hand-off and redrives. */
+  temporal: { client: Client; taskQueue: string };
 }
 
 /** Builds every activity the worker registers. */
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createEmailActivities(deps.email),
+    ...createPaymentsActivities(deps),
+    ...createReportsActivities(deps),
+    ...createSyncSourceActivities(deps),
+    ...createDeadLetterActivities(deps),
   };
 }
 

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
-import { jobMaxAttempts, type JobDefinition } from '../jobs/definition';
+import { jobMaxAttempts, presetOf, type JobDefinition } from '../jobs/definition';
 import { ErrorType, describe } from '../shared/errors';
 import { delayAfterAttempt, type RetryShape } from '../shared/retry';
 
@@ -35,18 +35,23 @@ export function toScheduledFailure(shape: RetryShape, attempt: number, err: unkn
   });
 }
 
-/** Wraps an activity so that its failures follow the job definition's retry schedule. */
-export function withRetrySchedule<I, O>(definition: JobDefinition, run: (input: I) => Promise<O>): (input: I) => Promise<O> {
+/**
+ * Wraps an activity so that its failures follow the retry schedule of the job's named preset (the
+ * preset the workflow schedules this activity with).
+ */
+export function withRetrySchedule<I, O>(definition: JobDefinition, presetName: string, run: (input: I) => Promise<O>): (input: I) => Promise<O> {
+  const preset = presetOf(definition, presetName);
+  const nonRetryableTypes = preset.nonRetryableErrorTypes ?? [];
   return async (input: I) => {
-    Context.current().log.info('job:attempt', { jobType: definition.type, attempt: Context.current().info.attempt });
+    Context.current().log.info('job:attempt', { jobType: definition.type, step: presetName, attempt: Context.current().info.attempt });
     try {
       return await run(input);
     } catch (err) {
       const { attempt } = Context.current().info;
-      const failure = toScheduledFailure(definition.retry, attempt, err);
+      const failure = toScheduledFailure(preset.retry, attempt, err);
       const retrying =
-        attempt < jobMaxAttempts(definition) &&
-        !(failure instanceof ApplicationFailure && (failure.nonRetryable || definition.nonRetryableErrorTypes.includes(failure.type ?? '')));
+        attempt < jobMaxAttempts(definition, presetName) &&
+        !(failure instanceof ApplicationFailure && (failure.nonRetryable || nonRetryableTypes.includes(failure.type ?? '')));
       Context.current().log.warn('job:attempt-failed', {
         jobType: definition.type,
         attempt,

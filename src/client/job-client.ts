@@ -1,22 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection, isGrpcServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { Client, Connection, isGrpcServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type WorkflowExecutionDescription, type WorkflowHandle } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { registry, type JobPayloadInput, type JobType } from '../jobs/registry';
 import { loadConfig, type Config, type ConfigOverrides } from '../shared/config';
-import { JobNotFoundError, UnreachableError } from '../shared/errors';
+import { IdConflictError, JobNotFoundError, UnreachableError } from '../shared/errors';
+import { payloadHash } from '../shared/payload-hash';
 import { connectionOptions } from '../shared/temporal-connection';
+import { jobStateMemoKey, jobStateQuery, type JobState } from '../workflows/job-state';
+import { decodeStartInput, firstEvent, historyTail } from './history';
+import { listJobs, type ListJobsOptions, type JobSummary } from './job-list';
 import { toJobRecord, type JobRecord } from './job-record';
+import { payloadHashMemoKey, startJob } from './start-job';
 import { assertJobType, validateOptions, validatePayload } from './validate';
 
 /** gRPC status NOT_FOUND: the workflow vanished between two calls (e.g. retention expired). */
 const GRPC_NOT_FOUND = 5;
 
+/** How long `get` waits for a running job to answer its state query before reporting without it. */
+const stateQueryTimeoutMs = 3000;
+
 /** Options of {@link JobClient.enqueue}. */
 export interface EnqueueOptions {
   /**
-   * The job ID, which becomes the workflow ID. Enqueueing an ID that already exists starts nothing
-   * and returns the existing job. @defaultValue `<type>-<random UUID>`
+   * The job ID, which becomes the workflow ID. Enqueueing an ID that already exists with the same
+   * payload starts nothing and returns the existing job; with a different payload it throws
+   * {@link IdConflictError}. @defaultValue the job type's idempotency key, else `<type>-<random UUID>`
    */
   id?: string;
   /** Wait this long before the first attempt, e.g. `'10m'`. @defaultValue no delay */
@@ -27,7 +35,7 @@ export interface EnqueueOptions {
 export interface EnqueueResult {
   /** The job ID. */
   id: string;
-  /** True when a job with this ID already existed, so nothing new was started. */
+  /** True when a job with this ID and payload already existed, so nothing new was started. */
   existed: boolean;
   /** Handle on the job's workflow, e.g. for `result()`. */
   handle: WorkflowHandle;
@@ -56,61 +64,84 @@ export class JobClient {
 
   /**
    * Validates the payload, then starts the job. Nothing reaches Temporal unless the type, payload
-   * and options are all valid. Enqueueing an existing job ID is idempotent: the job runs once.
+   * and options are all valid. Enqueueing an existing job ID with the same payload is idempotent.
    */
   async enqueue<T extends JobType>(type: T, payload: JobPayloadInput<T>, options: EnqueueOptions = {}): Promise<EnqueueResult> {
     assertJobType(type);
     const parsed = validatePayload(type, payload);
     const { id: chosenId, delayMs } = validateOptions(options);
-    const id = chosenId ?? `${type}-${randomUUID()}`;
+    const key = (registry[type].idempotencyKey as ((p: unknown) => string) | undefined)?.(parsed);
+    const id = chosenId ?? key ?? `${type}-${randomUUID()}`;
     try {
-      const handle = await this.temporal.workflow.start(registry[type].workflowType, {
-        taskQueue: this.config.taskQueue,
-        workflowId: id,
-        args: [parsed],
-        // An ID is never reused, even after the job closed (for the namespace's retention period),
-        // and starting a running ID fails, which is how we detect the duplicate.
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        workflowIdConflictPolicy: 'FAIL',
-        startDelay: delayMs || undefined,
-      });
+      const handle = await startJob(this.temporal, { type, id, payload: parsed, taskQueue: this.config.taskQueue, delayMs, mode: 'enqueue' });
       return { id, existed: false, handle };
     } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) {
-        return { id, existed: true, handle: this.temporal.workflow.getHandle(id) };
-      }
-      throw err;
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      const handle = this.temporal.workflow.getHandle(id);
+      const existing = await handle.describe();
+      const hash = existing.memo?.[payloadHashMemoKey];
+      if (existing.type !== registry[type].workflowType || (hash !== undefined && hash !== payloadHash(parsed))) throw new IdConflictError(id);
+      return { id, existed: true, handle };
     }
   }
 
   /** Reads a job back from Temporal. Throws {@link JobNotFoundError} for an unknown ID. */
   async get(id: string): Promise<JobRecord> {
-    const handle = this.temporal.workflow.getHandle(id);
-    try {
-      // describe() first: it turns an unknown ID into WorkflowNotFoundError; fetchHistory() does not.
+    return this.notFoundAs(id, async () => {
+      const handle = this.temporal.workflow.getHandle(id);
+      // describe() first: it turns an unknown ID into WorkflowNotFoundError; history reads do not.
       const description = await handle.describe();
-      const events = (await handle.fetchHistory()).events ?? [];
-      const input = events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
-      const payload = input ? await decodeFromPayloadsAtIndex(this.temporal.options.loadedDataConverter, 0, input) : undefined;
-      return toJobRecord({ description, events, payload, now: new Date() });
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError || (isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND)) throw new JobNotFoundError(id);
-      throw err;
-    }
+      const firstRunId = description.raw.workflowExecutionInfo?.firstRunId || description.runId;
+      const [start, tail, state] = await Promise.all([
+        firstEvent(this.temporal, id, firstRunId),
+        historyTail(this.temporal, id, description.runId),
+        this.jobState(handle, description),
+      ]);
+      const createdAt = start?.eventTime ? new Date(Number(start.eventTime.seconds) * 1000 + Math.floor((start.eventTime.nanos ?? 0) / 1e6)) : undefined;
+      return toJobRecord({ description, tail, payload: await decodeStartInput(this.temporal, start), createdAt, state, now: new Date() });
+    });
   }
 
   /** Waits for a job to finish and returns its result; throws its failure if it failed. */
   async result(id: string): Promise<unknown> {
-    try {
-      return await this.temporal.workflow.getHandle(id).result();
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw new JobNotFoundError(id);
-      throw err;
-    }
+    return this.notFoundAs(id, () => this.temporal.workflow.getHandle(id).result());
+  }
+
+  /**
+   * Asks a job to stop. Its current attempt is cancelled, completed steps are compensated, and the
+   * job ends as cancelled (not dead-lettered). Cancelling a closed job changes nothing.
+   */
+  async cancel(id: string): Promise<void> {
+    await this.notFoundAs(id, () => this.temporal.workflow.getHandle(id).cancel());
+  }
+
+  /** Lists jobs from Temporal's visibility store, newest first. */
+  async list(options: ListJobsOptions = {}): Promise<JobSummary[]> {
+    return listJobs(this.temporal, options);
   }
 
   /** Closes the connection. */
   async close(): Promise<void> {
     await this.temporal.connection.close();
+  }
+
+  /** The job's own report: its memo once closed, its query while it runs (skipped if no worker answers soon). */
+  private async jobState(handle: WorkflowHandle, description: WorkflowExecutionDescription): Promise<JobState | undefined> {
+    const memo = description.memo?.[jobStateMemoKey] as JobState | undefined;
+    if (memo || description.status.name !== 'RUNNING' || description.historyLength <= 1) return memo;
+    try {
+      return await this.temporal.withDeadline(Date.now() + stateQueryTimeoutMs, () => handle.query(jobStateQuery));
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async notFoundAs<T>(id: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError || (isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND)) throw new JobNotFoundError(id);
+      throw err;
+    }
   }
 }

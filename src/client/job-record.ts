@@ -3,6 +3,7 @@ import { optionalTsToMs } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
 import { jobMaxAttempts } from '../jobs/definition';
 import { definitionForWorkflowType } from '../jobs/registry';
+import type { JobProgress, JobState } from '../workflows/job-state';
 
 /**
  * Where a job is in its life; see docs/job-lifecycle.md.
@@ -43,6 +44,16 @@ export interface JobRecord {
   failedAt?: string;
   /** The final failure, or the last attempt's failure while retrying. */
   error?: JobError;
+  /** The step the job is in, or ended in (reported by the job itself). */
+  step?: string;
+  /** The job's steps, in order. */
+  steps?: readonly string[];
+  /** Progress of the current step, for long steps. */
+  progress?: JobProgress;
+  /** Compensation after a failure or cancellation, with the steps it undid. */
+  compensation?: JobState['compensation'];
+  /** Runs so far, counting continue-as-new hand-overs. */
+  run?: number;
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -52,15 +63,20 @@ type PendingActivity = temporal.api.workflow.v1.IPendingActivityInfo;
 /** What {@link toJobRecord} reads. */
 export interface JobRecordSources {
   description: WorkflowExecutionDescription;
-  events: HistoryEvent[];
-  /** The payload, decoded from the start event's input. */
+  /** The newest events of the latest run, newest first: enough to reach the last activity start. */
+  tail: HistoryEvent[];
+  /** The payload, decoded from the first run's start event. */
   payload: unknown;
+  /** When the job was enqueued: the first run's start. @defaultValue the latest run's start */
+  createdAt?: Date;
+  /** What the job reports about itself: its query while running, its memo once closed. */
+  state?: JobState;
   /** The current time, for telling `scheduled` from `running`. */
   now: Date;
 }
 
 /** Builds a job record from what Temporal says about the job's workflow. */
-export function toJobRecord({ description, events, payload, now }: JobRecordSources): JobRecord {
+export function toJobRecord({ description, tail, payload, createdAt, state, now }: JobRecordSources): JobRecord {
   const definition = definitionForWorkflowType(description.type);
   const pending = description.raw.pendingActivities?.at(-1) ?? undefined;
   const closeTime = description.closeTime?.toISOString();
@@ -70,15 +86,34 @@ export function toJobRecord({ description, events, payload, now }: JobRecordSour
     type: definition?.type ?? description.type,
     payload,
     status,
-    attempts: pending ? attemptsBegun(pending) : lastStartedAttempt(events),
-    maxAttempts: definition ? jobMaxAttempts(definition) : 0,
-    createdAt: description.startTime.toISOString(),
+    attempts: pending ? attemptsBegun(pending) : lastStartedAttempt(tail),
+    maxAttempts: definition ? jobMaxAttempts(definition, state?.preset ?? definition.mainPreset) : 0,
+    createdAt: (createdAt ?? description.startTime).toISOString(),
   };
   if (status === 'completed') record.processedAt = closeTime;
   if (status === 'failed' || status === 'timed-out' || status === 'terminated') record.failedAt = closeTime;
-  const error = pending?.lastFailure ? toJobError(pending.lastFailure) : closingError(events);
+  const error = pending?.lastFailure ? toJobError(pending.lastFailure) : closingError(tail);
   if (error && status !== 'completed') record.error = error;
+  if (state) {
+    record.step = state.step;
+    record.steps = state.steps;
+    if (state.progress) record.progress = state.progress;
+    if (state.compensation) record.compensation = state.compensation;
+    if (state.run !== undefined) record.run = state.run;
+  }
   return record;
+}
+
+/**
+ * The event ID of the activity start that a record's attempts come from: for a failed job, the
+ * start of the activity whose failure failed it (not a compensation or the dead-letter hand-off
+ * after it); otherwise the newest activity start. `undefined` when `tail` does not reach it yet.
+ */
+export function attemptsEventId(tail: HistoryEvent[]): number | undefined {
+  const failedBy = tail[0]?.workflowExecutionFailedEventAttributes?.failure?.activityFailureInfo?.startedEventId;
+  if (failedBy) return Number(failedBy);
+  const started = tail.find((e) => e.activityTaskStartedEventAttributes);
+  return started ? Number(started.eventId) : undefined;
 }
 
 function statusOf(description: WorkflowExecutionDescription, pending: PendingActivity | undefined, now: Date): JobStatus {
@@ -118,16 +153,14 @@ function attemptsBegun(pending: PendingActivity): number {
   return isStarted(pending) ? attempt : attempt - 1;
 }
 
-function lastStartedAttempt(events: HistoryEvent[]): number {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const attempt = events[i]?.activityTaskStartedEventAttributes?.attempt;
-    if (attempt) return attempt;
-  }
-  return 0;
+function lastStartedAttempt(tail: HistoryEvent[]): number {
+  const id = attemptsEventId(tail);
+  if (id === undefined) return 0;
+  return tail.find((e) => Number(e.eventId) === id)?.activityTaskStartedEventAttributes?.attempt ?? 0;
 }
 
-function closingError(events: HistoryEvent[]): JobError | undefined {
-  const last = events.at(-1);
+function closingError(tail: HistoryEvent[]): JobError | undefined {
+  const last = tail[0];
   if (!last) return undefined;
   if (last.workflowExecutionFailedEventAttributes?.failure) return toJobError(last.workflowExecutionFailedEventAttributes.failure);
   if (last.workflowExecutionTerminatedEventAttributes) {

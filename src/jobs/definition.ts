@@ -2,21 +2,38 @@ import type { ActivityOptions, Duration } from '@temporalio/common';
 import type { z } from 'zod';
 import { maxAttempts, toRetryPolicy, type RetryShape } from '../shared/retry';
 
-/** Timeouts of each activity a job runs. */
+/** Timeouts of one activity attempt. */
 export interface JobTimeouts {
   /** Longest a single attempt may run before it is failed and retried. */
   startToClose: Duration;
-  /** Longest the job's activity may take across all attempts and waits. @defaultValue unbounded */
+  /** Longest the activity may take across all attempts and waits. @defaultValue unbounded */
   scheduleToClose?: Duration;
   /** Longest a long-running attempt may go without a heartbeat. @defaultValue no heartbeat required */
   heartbeat?: Duration;
 }
 
 /**
+ * A named set of activity options: how one kind of step is retried and timed out. A job declares
+ * its presets once; each step of its workflow picks one by name.
+ */
+export interface ActivityPreset {
+  /** How failed attempts are retried. */
+  retry: RetryShape;
+  /** Error types that fail the step at once, whatever attempts remain. @defaultValue none */
+  nonRetryableErrorTypes?: readonly string[];
+  /** Timeouts of each attempt. */
+  timeouts: JobTimeouts;
+}
+
+/**
  * Everything the client, worker and CLI need to know about one job type. Definitions are pure
  * data, so workflow code may import them.
  */
-export interface JobDefinition<TPayload extends z.ZodType = z.ZodType, TType extends string = string> {
+export interface JobDefinition<
+  TPayload extends z.ZodType = z.ZodType,
+  TType extends string = string,
+  TPresets extends string = string,
+> {
   /** The job type's name, e.g. `send-email`. A stored contract: never rename it in place. */
   type: TType;
   /** Name of the workflow function that runs this job type. Also stored in histories. */
@@ -25,32 +42,49 @@ export interface JobDefinition<TPayload extends z.ZodType = z.ZodType, TType ext
   description: string;
   /** Schema of the payload. The client validates against it before anything is enqueued. */
   payload: TPayload;
-  /** How failed attempts are retried. */
-  retry: RetryShape;
-  /** Error types that fail the job at once, whatever attempts remain. */
-  nonRetryableErrorTypes: readonly string[];
-  /** Timeouts of each activity attempt. */
-  timeouts: JobTimeouts;
+  /** The activity presets its steps choose from, by name. */
+  presets: Record<TPresets, ActivityPreset>;
+  /** The preset whose attempts the job record reports until the job names a step. */
+  mainPreset: NoInfer<TPresets>;
+  /** Ordered names of the job's steps, reported by `jobctl status`. @defaultValue one step named after the type */
+  steps?: readonly string[];
+  /**
+   * The job ID used when the caller gives none, derived from the payload so that enqueueing the
+   * same business operation twice runs it once. @defaultValue `<type>-<random UUID>`
+   */
+  idempotencyKey?(payload: z.output<TPayload>): string;
+  /** A one-line summary shown in the Temporal Web UI, e.g. `send-email to ada@…`. @defaultValue the type */
+  summary?(payload: z.output<TPayload>): string;
 }
 
-/** Declares a job type; the identity function that lets TypeScript infer the payload type. */
-export function defineJob<TPayload extends z.ZodType, const TType extends string>(
-  definition: JobDefinition<TPayload, TType>,
-): JobDefinition<TPayload, TType> {
+/** Declares a job type; the identity function that lets TypeScript infer the payload and preset types. */
+export function defineJob<TPayload extends z.ZodType, const TType extends string, const TPresets extends string>(
+  definition: JobDefinition<TPayload, TType, TPresets>,
+): JobDefinition<TPayload, TType, TPresets> {
   return definition;
 }
 
-/** Attempts in all that a job of this type gets. */
-export function jobMaxAttempts(definition: JobDefinition): number {
-  return maxAttempts(definition.retry);
+/** The preset of that name; throws for a name the job does not declare. */
+export function presetOf(definition: JobDefinition, name: string): ActivityPreset {
+  const preset = (definition.presets as Record<string, ActivityPreset | undefined>)[name];
+  if (!preset) throw new TypeError(`job type ${definition.type} declares no activity preset "${name}"`);
+  return preset;
 }
 
-/** The activity options that a job's workflow passes to `proxyActivities`. */
-export function activityOptions(definition: JobDefinition): ActivityOptions {
+/** Attempts in all that one step of this job gets, under the named preset (the main one by default). */
+export function jobMaxAttempts(definition: JobDefinition, preset: string = definition.mainPreset): number {
+  return maxAttempts(presetOf(definition, preset).retry);
+}
+
+/** The activity options that a job's workflow passes to `proxyActivities` for the named preset. */
+export function activityOptions(definition: JobDefinition, preset: string = definition.mainPreset): ActivityOptions {
+  const p = presetOf(definition, preset);
   return {
-    startToCloseTimeout: definition.timeouts.startToClose,
-    scheduleToCloseTimeout: definition.timeouts.scheduleToClose,
-    heartbeatTimeout: definition.timeouts.heartbeat,
-    retry: toRetryPolicy(definition.retry, definition.nonRetryableErrorTypes),
+    startToCloseTimeout: p.timeouts.startToClose,
+    scheduleToCloseTimeout: p.timeouts.scheduleToClose,
+    heartbeatTimeout: p.timeouts.heartbeat,
+    retry: toRetryPolicy(p.retry, p.nonRetryableErrorTypes ?? []),
+    // The attempt's heartbeat, timeout and cancellation all reach it only if the workflow waits for it.
+    cancellationType: 'WAIT_CANCELLATION_COMPLETED',
   };
 }

@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import type { JobDefinition } from './definition';
+import { generateReportJob } from './generate-report';
+import { processPaymentJob } from './process-payment';
 import { sendEmailJob } from './send-email';
+import { syncDataJob } from './sync-data';
 
 /**
  * The single catalog of job types, read by the client, the worker and `jobctl`.
@@ -8,6 +11,9 @@ import { sendEmailJob } from './send-email';
  */
 export const registry = {
   'send-email': sendEmailJob,
+  'process-payment': processPaymentJob,
+  'generate-report': generateReportJob,
+  'sync-data': syncDataJob,
 } as const satisfies { [T in string]: JobDefinition<z.ZodType, T> };
 
 /** Name of a registered job type. */

@@ -53,7 +53,14 @@ export const sendEmailJob = defineJob({
   workflowType: 'sendEmailWorkflow',
   description: 'Send one email over SMTP, or to the outbox directory when SMTP_URL is unset',
   payload: sendEmailPayload,
-  retry: schedule('1s', '5s', '30s', '5m', '30m'),
-  nonRetryableErrorTypes: [ErrorType.SmtpRejected, ErrorType.InvalidAddress, ErrorType.InvalidPayload],
-  timeouts: { startToClose: '30s', scheduleToClose: '2h' },
+  presets: {
+    send: {
+      retry: schedule('1s', '5s', '30s', '5m', '30m'),
+      nonRetryableErrorTypes: [ErrorType.SmtpRejected, ErrorType.InvalidAddress, ErrorType.InvalidPayload],
+      timeouts: { startToClose: '30s', scheduleToClose: '2h' },
+    },
+  },
+  mainPreset: 'send',
+  steps: ['send'],
+  summary: (payload) => `send-email to ${payload.to}: ${payload.subject}`.slice(0, 200),
 });

@@ -37,6 +37,15 @@ const fields = {
   outboxDir: { env: 'OUTBOX_DIR', schema: z.string().min(1).optional() },
   /** SMTP server URL; when set, `send-email` sends over SMTP. @defaultValue unset (outbox) */
   smtpUrl: { env: 'SMTP_URL', schema: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional() },
+  /**
+   * Database for the jobs' side effects (ledger, accounts, synced records): `postgres://…` for
+   * PostgreSQL, else a SQLite file path. @defaultValue '<DATA_DIR>/jobs.db' (SQLite)
+   */
+  databaseUrl: { env: 'DATABASE_URL', schema: z.string().min(1).optional() },
+  /** Directory `generate-report` writes its files to. @defaultValue '<DATA_DIR>/reports' */
+  reportsDir: { env: 'REPORTS_DIR', schema: z.string().min(1).optional() },
+  /** HTTP JSON source that `sync-data` pulls pages from. @defaultValue unset (sync-data jobs fail with jobs:sync-config) */
+  syncSourceUrl: { env: 'SYNC_SOURCE_URL', schema: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional() },
   /** From header of sent email. @defaultValue 'durable-jobs <jobs@localhost>' */
   emailFrom: { env: 'EMAIL_FROM', schema: z.string().min(1).default('durable-jobs <jobs@localhost>') },
   /** Log level: trace, debug, info, warn or error. @defaultValue 'info' */
@@ -55,7 +64,13 @@ type Fields = typeof fields;
 type Parsed = { [K in keyof Fields]: z.output<Fields[K]['schema']> };
 
 /** The validated configuration. */
-export type Config = Omit<Parsed, 'outboxDir' | 'cacheDir' | 'tls'> & { outboxDir: string; cacheDir: string; tls: boolean };
+export type Config = Omit<Parsed, 'outboxDir' | 'cacheDir' | 'tls' | 'databaseUrl' | 'reportsDir'> & {
+  outboxDir: string;
+  cacheDir: string;
+  tls: boolean;
+  databaseUrl: string;
+  reportsDir: string;
+};
 
 /** Options that override the environment. */
 export type ConfigOverrides = { [K in keyof Fields]?: z.input<Fields[K]['schema']> };
@@ -87,6 +102,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     ...c,
     dataDir,
     outboxDir: path.resolve(c.outboxDir ?? path.join(dataDir, 'outbox')),
+    reportsDir: path.resolve(c.reportsDir ?? path.join(dataDir, 'reports')),
+    databaseUrl: c.databaseUrl ?? path.join(dataDir, 'jobs.db'),
     cacheDir: path.resolve(c.cacheDir ?? path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'durable-jobs')),
     tls: c.tls ?? (c.apiKey !== undefined || c.tlsCertPath !== undefined),
   };

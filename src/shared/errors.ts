@@ -27,6 +27,32 @@ export const ErrorType = {
   InvalidAddress: 'jobs:invalid-address',
   /** An unclassified error thrown by an activity: retried on the job's schedule. */
   Unexpected: 'jobs:unexpected',
+  /** A job ID is in use by a job with a different payload. */
+  IdConflict: 'jobs:id-conflict',
+  /** The from-account's available balance does not cover the payment: never retried. */
+  InsufficientFunds: 'jobs:insufficient-funds',
+  /** A payment names an account that does not exist: never retried. */
+  UnknownAccount: 'jobs:unknown-account',
+  /** A payment's currency differs from an account's: never retried. */
+  CurrencyMismatch: 'jobs:currency-mismatch',
+  /** A payment amount is not a positive integer: never retried. */
+  InvalidAmount: 'jobs:invalid-amount',
+  /** Another job already owns this payment ID: never retried. */
+  DuplicatePayment: 'jobs:duplicate-payment',
+  /** A compensating step cannot take effect yet (e.g. the money was spent): retried until it can. */
+  CompensationPending: 'jobs:compensation-pending',
+  /** The sync source refused the request (a 4xx other than 429): never retried. */
+  SyncRejected: 'jobs:sync-rejected',
+  /** The sync source is busy or down (429, 5xx, network): retried, after its Retry-After if it sent one. */
+  SyncUnavailable: 'jobs:sync-unavailable',
+  /** The sync source answered with data that fails its schema: never retried. */
+  SyncInvalidData: 'jobs:sync-invalid-data',
+  /** A job needs a setting that is missing (e.g. SYNC_SOURCE_URL): retried, so fixing the config resumes the job. */
+  MissingConfig: 'jobs:missing-config',
+  /** No dead-letter entry has that job ID. */
+  DlqEntryNotFound: 'jobs:dlq-entry-not-found',
+  /** A dead-letter operation does not apply to the entry in its current state (e.g. redriving a discarded job). */
+  DlqInvalidState: 'jobs:dlq-invalid-state',
 } as const;
 
 /** One of the {@link ErrorType} strings. */
@@ -95,6 +121,13 @@ export class UnreachableError extends JobsError {
       `cannot reach Temporal at ${address}: ${describe(cause)}. Start it with \`npm start\`, or set TEMPORAL_ADDRESS.`,
       { cause },
     );
+  }
+}
+
+/** A job ID is already used by a job with a different payload; nothing was enqueued. */
+export class IdConflictError extends JobsError {
+  constructor(readonly jobId: string) {
+    super(ErrorType.IdConflict, `job ID "${jobId}" is already used by a job with a different payload; choose another ID, or enqueue the same payload to get the existing job`);
   }
 }
 

@@ -10,7 +10,7 @@ export interface ExponentialRetry {
   backoffCoefficient: number;
   /** Upper bound on any single wait. @defaultValue '10m' */
   maximumInterval: Duration;
-  /** Attempts in all, the first one included. */
+  /** Attempts in all, the first one included; 0 retries until the attempt succeeds or a timeout ends it. */
   maximumAttempts: number;
 }
 
@@ -57,7 +57,9 @@ export function delayAfterAttempt(shape: RetryShape, attempt: number): Duration 
  * that carry no `nextRetryDelay`, such as timeouts or a crashed worker.
  */
 export function toRetryPolicy(shape: RetryShape, nonRetryableErrorTypes: readonly string[] = []): RetryPolicy {
-  const common = { maximumAttempts: maxAttempts(shape), nonRetryableErrorTypes: [...nonRetryableErrorTypes] };
+  const attempts = maxAttempts(shape);
+  // The SDK spells "unlimited" as an absent maximumAttempts.
+  const common = { maximumAttempts: attempts === 0 ? undefined : attempts, nonRetryableErrorTypes: [...nonRetryableErrorTypes] };
   if (shape.kind === 'exponential') {
     return {
       ...common,

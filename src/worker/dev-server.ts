@@ -5,6 +5,7 @@ import { Connection } from '@temporalio/client';
 import type { Config } from '../shared/config';
 import { describe } from '../shared/errors';
 import { isListening } from '../shared/net';
+import { customSearchAttributes } from '../shared/search-attributes';
 
 /** A running `temporal server start-dev`. */
 export interface DevServer {
@@ -39,6 +40,7 @@ export async function startDevServer(cliPath: string, config: Config, readyTimeo
     '--db-filename', path.join(config.dataDir, 'temporal.db'),
     '--namespace', config.namespace,
     '--log-level', 'error',
+    ...Object.entries(customSearchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
   ];
   // Its own process group: a terminal's Ctrl-C reaches only us, so the worker drains before the server stops.
   const child = spawn(cliPath, args, { stdio: ['ignore', 'inherit', 'inherit'], detached: true });

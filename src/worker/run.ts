@@ -8,7 +8,7 @@ import { createWorker } from './create-worker';
  * resolves.
  */
 export async function runWorker(config: Config, logger: pino.Logger, onReady: () => void = () => {}): Promise<void> {
-  const { worker, connection } = await createWorker(config);
+  const { worker, close } = await createWorker(config);
   try {
     const running = worker.run();
     logger.info({ taskQueue: config.taskQueue, namespace: config.namespace }, 'worker:started');
@@ -16,6 +16,6 @@ export async function runWorker(config: Config, logger: pino.Logger, onReady: ()
     await running;
     logger.info('worker:stopped');
   } finally {
-    await connection.close();
+    await close();
   }
 }

@@ -6,7 +6,9 @@ import { createActivities } from '../../src/activities';
 import { JobClient } from '../../src/client/job-client';
 import type { JobRecord } from '../../src/client/job-record';
 import { ErrorType, JobNotFoundError } from '../../src/shared/errors';
+import { sqliteTestDb, type TestDb } from '../helpers/db';
 import { bundleWorkflows, createTestWorker, startTimeSkippingEnv, uniqueId } from '../helpers/env';
+import { testActivityDeps } from '../helpers/worker';
 import { startSmtpServer } from '../helpers/smtp';
 
 const payload = { to: 'ada@example.com', subject: 'Hello', body: 'Hi Ada', userId: 'user-1' };
@@ -14,12 +16,17 @@ const payload = { to: 'ada@example.com', subject: 'Hello', body: 'Hi Ada', userI
 describe('job record read back from Temporal', function () {
   let env: TestWorkflowEnvironment;
   let bundle: WorkflowBundleWithSourceMap;
+  let testDb: TestDb;
 
   before(async () => {
     env = await startTimeSkippingEnv();
     bundle = await bundleWorkflows();
+    testDb = await sqliteTestDb();
   });
-  after(async () => env?.teardown());
+  after(async () => {
+    await testDb?.close();
+    await env?.teardown();
+  });
 
   async function until(read: () => Promise<JobRecord>, done: (r: JobRecord) => boolean, timeoutMs = 10_000): Promise<JobRecord> {
     const deadline = Date.now() + timeoutMs;
@@ -36,7 +43,7 @@ describe('job record read back from Temporal', function () {
     const jobs = new JobClient(env.client, { taskQueue });
     const worker = await createTestWorker(env, bundle, {
       taskQueue,
-      activities: createActivities({ email: { smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' } }),
+      activities: createActivities({ ...testActivityDeps(env, taskQueue, testDb.db, { reportsDir: os.tmpdir() }), email: { smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' } }),
     });
     try {
       const { id, handle } = await jobs.enqueue('send-email', payload, { id: uniqueId('job') });

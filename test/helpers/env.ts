@@ -4,6 +4,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createTimeSkippingEnv } from '../../src/provision/test-server';
 import { loadConfig } from '../../src/shared/config';
+import { registerSearchAttributes } from '../../src/shared/search-attributes';
 
 /** Repository root. */
 export const repoRoot = path.resolve(__dirname, '../..');
@@ -12,12 +13,17 @@ export const repoRoot = path.resolve(__dirname, '../..');
 export async function startTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   const config = loadConfig();
   const { value } = await createTimeSkippingEnv({ cacheDir: config.cacheDir, testServerPath: config.testServerPath });
+  await registerSearchAttributes(value.connection, value.namespace ?? 'default');
   return value;
 }
 
 /** Bundles the real workflows once per test file. */
 export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quietBundlerLogger });
+  return bundleWorkflowCode({
+    workflowsPath: require.resolve('../../src/workflows'),
+    workflowInterceptorModules: [require.resolve('../../src/workflows/interceptors')],
+    logger: quietBundlerLogger,
+  });
 }
 
 /** A unique name for a test's task queue or workflow ID. */

@@ -11,7 +11,9 @@ import { createActivities } from '../../src/activities';
 import { JobClient } from '../../src/client/job-client';
 import { sendEmailJob, type SendEmailResult } from '../../src/jobs/send-email';
 import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
+import { sqliteTestDb, type TestDb } from '../helpers/db';
 import { bundleWorkflows, createTestWorker, startTimeSkippingEnv, uniqueId } from '../helpers/env';
+import { testActivityDeps } from '../helpers/worker';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
 
 const payload = { to: 'ada@example.com', subject: 'Hello', body: 'Hi Ada', userId: 'user-1' };
@@ -20,12 +22,23 @@ describe('send-email job (time-skipping)', function () {
   let env: TestWorkflowEnvironment;
   let bundle: WorkflowBundleWithSourceMap;
   let smtp: TestSmtpServer | undefined;
+  let testDb: TestDb;
 
   before(async function () {
     env = await startTimeSkippingEnv();
     bundle = await bundleWorkflows();
+    testDb = await sqliteTestDb();
   });
-  after(async () => env?.teardown());
+  after(async () => {
+    await testDb?.close();
+    await env?.teardown();
+  });
+
+  /** Every real activity, with this email transport, reporting dead letters on `taskQueue`. */
+  const deps = (taskQueue: string, email: { smtpUrl?: string; outboxDir: string; from: string }) => ({
+    ...testActivityDeps(env, taskQueue, testDb.db, { reportsDir: os.tmpdir() }),
+    email,
+  });
   afterEach(async () => {
     await smtp?.close();
     smtp = undefined;
@@ -51,7 +64,7 @@ describe('send-email job (time-skipping)', function () {
     const taskQueue = uniqueId('tq');
     const outbox = await outboxDir();
     const jobs = new JobClient(env.client, { taskQueue });
-    const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities({ email: { outboxDir: outbox, from: 'jobs@test' } }) });
+    const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(deps(taskQueue, { outboxDir: outbox, from: 'jobs@test' })) });
     const { id, handle } = await jobs.enqueue('send-email', payload, { id: uniqueId('job') });
     const result = (await worker.runUntil(handle.result())) as SendEmailResult;
 
@@ -73,7 +86,7 @@ describe('send-email job (time-skipping)', function () {
     smtp = await startSmtpServer((attempt) => (attempt <= failures ? { code: 451, message: 'try again later' } : undefined));
     const taskQueue = uniqueId('tq');
     const startedAt: number[] = [];
-    const activities = recordingActivities({ email: { smtpUrl: smtp.url, outboxDir: await outboxDir(), from: 'jobs@test' } }, startedAt);
+    const activities = recordingActivities(deps(taskQueue, { smtpUrl: smtp.url, outboxDir: await outboxDir(), from: 'jobs@test' }), startedAt);
     const worker = await createTestWorker(env, bundle, { taskQueue, activities });
     const jobs = new JobClient(env.client, { taskQueue });
     const started = Date.now();
@@ -85,7 +98,7 @@ describe('send-email job (time-skipping)', function () {
     assert.equal(smtp.received.length, 1);
     assert.match(smtp.received[0]!.raw, new RegExp(`Message-ID: <${id}@durable-jobs>`));
     const gaps = startedAt.slice(1).map((t, i) => t - startedAt[i]!);
-    const declared = sendEmailJob.retry.kind === 'schedule' ? sendEmailJob.retry.delays.map((d) => msToNumber(d)) : [];
+    const declared = sendEmailJob.presets.send.retry.kind === 'schedule' ? sendEmailJob.presets.send.retry.delays.map((d) => msToNumber(d)) : [];
     assert.equal(gaps.length, declared.length);
     gaps.forEach((gap, i) => {
       assert.ok(gap >= declared[i]! && gap < declared[i]! + 2000, `gap ${i + 1} was ${gap} ms, declared ${declared[i]} ms`);
@@ -99,7 +112,7 @@ describe('send-email job (time-skipping)', function () {
     const taskQueue = uniqueId('tq');
     const worker = await createTestWorker(env, bundle, {
       taskQueue,
-      activities: createActivities({ email: { smtpUrl: smtp.url, outboxDir: await outboxDir(), from: 'jobs@test' } }),
+      activities: createActivities(deps(taskQueue, { smtpUrl: smtp.url, outboxDir: await outboxDir(), from: 'jobs@test' })),
     });
     const jobs = new JobClient(env.client, { taskQueue });
     const { id, handle } = await jobs.enqueue('send-email', payload, { id: uniqueId('job') });
@@ -121,10 +134,10 @@ describe('send-email job (time-skipping)', function () {
     const taskQueue = uniqueId('tq');
     const outbox = await outboxDir();
     let runs = 0;
-    const real = createActivities({ email: { outboxDir: outbox, from: 'jobs@test' } });
+    const real = createActivities(deps(taskQueue, { outboxDir: outbox, from: 'jobs@test' }));
     const worker = await createTestWorker(env, bundle, {
       taskQueue,
-      activities: { sendEmail: async (input: Parameters<typeof real.sendEmail>[0]) => ((runs += 1), real.sendEmail(input)) },
+      activities: { ...real, sendEmail: async (input: Parameters<typeof real.sendEmail>[0]) => ((runs += 1), real.sendEmail(input)) },
     });
     const jobs = new JobClient(env.client, { taskQueue });
     const id = uniqueId('job');

@@ -1,0 +1,250 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { sql } from 'kysely';
+import { runOnce } from '../db/ledger';
+import type { AccountsTable, HoldsTable, Trx } from '../db/schema';
+import { formatMinorUnits, processPaymentJob, processPaymentPayload, type ProcessPaymentPayload } from '../jobs/process-payment';
+import { ErrorType, describe, formatIssues, issuesFromZod, nonRetryable, retryable } from '../shared/errors';
+import type { ActivityDeps } from './index';
+import { withRetrySchedule } from './retry-schedule';
+
+/** Input of every payment step: which job execution runs it, and on what payment. */
+export interface PaymentStepInput {
+  /** The job ID (workflow ID); the hold records it as the payment's owner. */
+  jobId: string;
+  /** The job execution (`workflowInfo().firstExecutionRunId`): the ledger runs each step once per execution. */
+  execution: string;
+  /** The job's payload, validated again here because it crossed a process boundary. */
+  payload: unknown;
+}
+
+/** Result of `reserveFunds`. */
+export interface ReserveResult {
+  /** The account the hold is on. */
+  accountId: string;
+  /** Minor units held. */
+  amount: number;
+  /** When the hold was placed (ISO 8601). */
+  heldAt: string;
+  /** True when an earlier attempt had already committed this step. */
+  replayed: boolean;
+}
+
+/** Result of `capturePayment`. */
+export interface CaptureResult {
+  /** When the money moved (ISO 8601). */
+  capturedAt: string;
+  /** True when an earlier attempt had already committed this step. */
+  replayed: boolean;
+}
+
+/** Result of `releaseHold`, `reverseCapture` and `cancelHold`. */
+export interface StepResult {
+  /** False when there was nothing to do (an undo of a step that never took effect). */
+  changed: boolean;
+  /** True when an earlier attempt had already committed this step. */
+  replayed: boolean;
+}
+
+/** pg codes (connection lost, shutdown, serialization, deadlock, too many clients) and SQLite's busy/locked. */
+const TRANSIENT_DB_CODE = /^(08\d{3}|57P0[1-3]|40001|40P01|53300|SQLITE_BUSY\w*|SQLITE_LOCKED\w*|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)$/;
+/** A primary key taken by a concurrent attempt of the same step: the retry finds its ledger row. */
+const UNIQUE_VIOLATION_CODE = /^(23505|SQLITE_CONSTRAINT_PRIMARYKEY|SQLITE_CONSTRAINT_UNIQUE)$/;
+
+/** Builds the `process-payment` activities: each step runs once per job execution through the ledger. */
+export function createPaymentsActivities(deps: ActivityDeps) {
+  async function once<T extends object>(input: PaymentStepInput, step: string, work: (trx: Trx, p: ProcessPaymentPayload) => Promise<T>) {
+    const payment = parsePayment(input.payload);
+    try {
+      const { result, replayed } = await runOnce(deps.db, { jobId: input.jobId, execution: input.execution, step }, (trx) => work(trx, payment));
+      return { ...result, replayed };
+    } catch (err) {
+      throw classifyDbError(err);
+    }
+  }
+
+  return {
+    /** Step `reserve`: holds the amount on the from-account, so concurrent payments cannot spend it. */
+    reserveFunds: withRetrySchedule(processPaymentJob, 'step', (input: PaymentStepInput): Promise<ReserveResult> =>
+      once(input, 'reserve', async (trx, p) => {
+        const from = await accountFor(trx, p.fromAccount, p.currency);
+        const hold = await holdOf(trx, p.paymentId);
+        if (hold && hold.job_id !== input.jobId) {
+          throw nonRetryable(ErrorType.DuplicatePayment, `payment "${p.paymentId}" is already being paid by job "${hold.job_id}"`);
+        }
+        // A redrive of this job may hold again only after the earlier execution undid its hold.
+        if (hold && hold.status !== 'cancelled') {
+          throw nonRetryable(ErrorType.DuplicatePayment, `payment "${p.paymentId}" already has a ${hold.status} hold from an earlier run of this job`);
+        }
+        // Conditional: a concurrent payment that got there first is seen, so the account is never overdrawn.
+        const reserved = await trx
+          .updateTable('accounts')
+          .set({ held: sql<number>`held + ${p.amount}` })
+          .where('id', '=', from.id)
+          .where(sql<boolean>`balance - held >= ${p.amount}`)
+          .executeTakeFirst();
+        if (Number(reserved.numUpdatedRows) === 0) {
+          throw nonRetryable(
+            ErrorType.InsufficientFunds,
+            `account "${from.id}" has ${formatMinorUnits(from.balance - from.held)} ${from.currency} available; the payment needs ${formatMinorUnits(p.amount)}`,
+          );
+        }
+        const heldAt = new Date().toISOString();
+        const row = { job_id: input.jobId, account_id: from.id, amount: p.amount, status: 'held' as const, updated_at: heldAt };
+        if (hold) await trx.updateTable('holds').set(row).where('payment_id', '=', p.paymentId).execute();
+        else await trx.insertInto('holds').values({ payment_id: p.paymentId, ...row }).execute();
+        return { accountId: from.id, amount: p.amount, heldAt };
+      }),
+    ),
+
+    /** Step `capture`: moves the held money to the to-account, as a debit and a credit that sum to zero. */
+    capturePayment: withRetrySchedule(processPaymentJob, 'step', (input: PaymentStepInput): Promise<CaptureResult> =>
+      once(input, 'capture', async (trx, p) => {
+        await ownHold(trx, input.jobId, p, 'held');
+        const to = await accountFor(trx, p.toAccount, p.currency);
+        const taken = await trx
+          .updateTable('accounts')
+          .set({ balance: sql<number>`balance - ${p.amount}`, held: sql<number>`held - ${p.amount}` })
+          .where('id', '=', p.fromAccount)
+          .where(sql<boolean>`held >= ${p.amount}`)
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows) === 0) {
+          throw nonRetryable(ErrorType.Unexpected, `account "${p.fromAccount}" no longer holds ${formatMinorUnits(p.amount)} for payment "${p.paymentId}"`);
+        }
+        await trx.updateTable('accounts').set({ balance: sql<number>`balance + ${p.amount}` }).where('id', '=', to.id).execute();
+        const capturedAt = new Date().toISOString();
+        await post(trx, p, 'capture', p.fromAccount, to.id, capturedAt);
+        await setHoldStatus(trx, p.paymentId, 'captured', capturedAt);
+        return { capturedAt };
+      }),
+    ),
+
+    /** Step `release`: closes the captured hold. */
+    releaseHold: withRetrySchedule(processPaymentJob, 'step', (input: PaymentStepInput): Promise<StepResult> =>
+      once(input, 'release', async (trx, p) => {
+        await ownHold(trx, input.jobId, p, 'captured');
+        await setHoldStatus(trx, p.paymentId, 'released', new Date().toISOString());
+        return { changed: true };
+      }),
+    ),
+
+    /**
+     * Undoes `capture` (step `compensate:capture`): moves the money back with reversal entries and
+     * reopens the hold. Does nothing if the capture never took effect; retried (jobs:compensation-pending)
+     * while the to-account lacks the money.
+     */
+    reverseCapture: withRetrySchedule(processPaymentJob, 'compensate', (input: PaymentStepInput): Promise<StepResult> =>
+      once(input, 'compensate:capture', async (trx, p) => {
+        const hold = await holdOf(trx, p.paymentId);
+        if (hold?.job_id !== input.jobId || (hold.status !== 'captured' && hold.status !== 'released')) return { changed: false };
+        const returned = await trx
+          .updateTable('accounts')
+          .set({ balance: sql<number>`balance - ${p.amount}` })
+          .where('id', '=', p.toAccount)
+          .where(sql<boolean>`balance - held >= ${p.amount}`)
+          .executeTakeFirst();
+        if (Number(returned.numUpdatedRows) === 0) {
+          throw retryable(
+            ErrorType.CompensationPending,
+            `account "${p.toAccount}" no longer has ${formatMinorUnits(p.amount)} ${p.currency} available to return for payment "${p.paymentId}"; retrying until it has`,
+          );
+        }
+        await trx
+          .updateTable('accounts')
+          .set({ balance: sql<number>`balance + ${p.amount}`, held: sql<number>`held + ${p.amount}` })
+          .where('id', '=', p.fromAccount)
+          .execute();
+        const at = new Date().toISOString();
+        await post(trx, p, 'reversal', p.toAccount, p.fromAccount, at);
+        await setHoldStatus(trx, p.paymentId, 'held', at);
+        return { changed: true };
+      }),
+    ),
+
+    /** Undoes `reserve` (step `compensate:reserve`): cancels the hold. Does nothing if there is none. */
+    cancelHold: withRetrySchedule(processPaymentJob, 'compensate', (input: PaymentStepInput): Promise<StepResult> =>
+      once(input, 'compensate:reserve', async (trx, p) => {
+        const hold = await holdOf(trx, p.paymentId);
+        if (hold?.job_id !== input.jobId || hold.status === 'cancelled') return { changed: false };
+        if (hold.status !== 'held') {
+          throw retryable(ErrorType.CompensationPending, `payment "${p.paymentId}" is ${hold.status}; its capture must be reversed before the hold is cancelled`);
+        }
+        await trx.updateTable('accounts').set({ held: sql<number>`held - ${hold.amount}` }).where('id', '=', hold.account_id).execute();
+        await setHoldStatus(trx, p.paymentId, 'cancelled', new Date().toISOString());
+        return { changed: true };
+      }),
+    ),
+  };
+}
+
+/** The payload, or a non-retryable failure: jobs:invalid-amount for a bad amount, else jobs:invalid-payload. */
+function parsePayment(payload: unknown): ProcessPaymentPayload {
+  const amount: unknown = typeof payload === 'object' && payload !== null ? (payload as { amount?: unknown }).amount : undefined;
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) {
+    throw nonRetryable(ErrorType.InvalidAmount, `amount must be a positive whole number of minor units, got ${JSON.stringify(amount)}`);
+  }
+  const parsed = processPaymentPayload.safeParse(payload);
+  if (!parsed.success) {
+    throw nonRetryable(ErrorType.InvalidPayload, `invalid process-payment payload: ${formatIssues(issuesFromZod(parsed.error, 'payload'))}`);
+  }
+  return parsed.data;
+}
+
+async function accountFor(trx: Trx, id: string, currency: string): Promise<AccountsTable> {
+  const account = await trx.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!account) throw nonRetryable(ErrorType.UnknownAccount, `account "${id}" does not exist`);
+  if (account.currency !== currency) {
+    throw nonRetryable(ErrorType.CurrencyMismatch, `account "${id}" is in ${account.currency}, the payment in ${currency}`);
+  }
+  return account;
+}
+
+function holdOf(trx: Trx, paymentId: string): Promise<HoldsTable | undefined> {
+  return trx.selectFrom('holds').selectAll().where('payment_id', '=', paymentId).executeTakeFirst();
+}
+
+/** The job's own hold in the status a forward step needs; anything else means the steps ran out of order. */
+async function ownHold(trx: Trx, jobId: string, p: ProcessPaymentPayload, status: HoldsTable['status']): Promise<HoldsTable> {
+  const hold = await holdOf(trx, p.paymentId);
+  if (hold?.job_id !== jobId || hold.status !== status || hold.amount !== p.amount) {
+    throw nonRetryable(ErrorType.Unexpected, `payment "${p.paymentId}" has no ${status} hold of job "${jobId}" (found ${hold ? `${hold.status}, job "${hold.job_id}"` : 'none'})`);
+  }
+  return hold;
+}
+
+async function setHoldStatus(trx: Trx, paymentId: string, status: HoldsTable['status'], at: string): Promise<void> {
+  await trx.updateTable('holds').set({ status, updated_at: at }).where('payment_id', '=', paymentId).execute();
+}
+
+/**
+ * Writes a debit and a credit leg that sum to zero. A redriven payment captured again after an
+ * earlier reversal gets legs suffixed `#2`, `#3`…, since legs are unique per payment.
+ */
+async function post(trx: Trx, p: ProcessPaymentPayload, kind: 'capture' | 'reversal', debit: string, credit: string, at: string): Promise<void> {
+  const earlier = await trx
+    .selectFrom('entries')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('payment_id', '=', p.paymentId)
+    .where('leg', 'like', `${kind}:debit%`)
+    .executeTakeFirstOrThrow();
+  const suffix = Number(earlier.n) === 0 ? '' : `#${Number(earlier.n) + 1}`;
+  const leg = { payment_id: p.paymentId, currency: p.currency, created_at: at };
+  await trx
+    .insertInto('entries')
+    .values([
+      { ...leg, leg: `${kind}:debit${suffix}`, account_id: debit, amount: -p.amount },
+      { ...leg, leg: `${kind}:credit${suffix}`, account_id: credit, amount: p.amount },
+    ])
+    .execute();
+}
+
+/** Names database errors that waiting can fix; the activity's retry schedule retries them. */
+function classifyDbError(err: unknown): unknown {
+  if (err instanceof ApplicationFailure) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return err;
+  if (UNIQUE_VIOLATION_CODE.test(code)) {
+    return retryable(ErrorType.Unexpected, `a concurrent attempt wrote the same step (${code}); the retry reads its result`, err);
+  }
+  if (TRANSIENT_DB_CODE.test(code)) return retryable(ErrorType.Unexpected, `database busy or unreachable (${code}): ${describe(err)}`, err);
+  return err;
+}

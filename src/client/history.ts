@@ -1,0 +1,57 @@
+import { isGrpcServiceError, type Client } from '@temporalio/client';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import type { temporal } from '@temporalio/proto';
+import { attemptsEventId } from './job-record';
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/** gRPC UNIMPLEMENTED: the server (e.g. the time-skipping test server) lacks the reverse-history call. */
+const GRPC_UNIMPLEMENTED = 12;
+
+/** Events read per page from the end of a history. */
+const tailPageSize = 100;
+
+/** The first event of a run: its start, with the input and the enqueue time. One small request, whatever the history's size. */
+export async function firstEvent(client: Client, workflowId: string, runId: string): Promise<HistoryEvent | undefined> {
+  const response = await client.workflowService.getWorkflowExecutionHistory({
+    namespace: client.options.namespace,
+    execution: { workflowId, runId },
+    maximumPageSize: 1,
+  });
+  return response.history?.events?.[0] ?? undefined;
+}
+
+/** The payload a job was enqueued with, decoded from its start event. */
+export async function decodeStartInput(client: Client, event: HistoryEvent | undefined): Promise<unknown> {
+  const input = event?.workflowExecutionStartedEventAttributes?.input?.payloads;
+  return input ? decodeFromPayloadsAtIndex(client.options.loadedDataConverter, 0, input) : undefined;
+}
+
+/**
+ * The newest events of a run, newest first, read backwards page by page only until they reach the
+ * activity start that the job record's attempts come from, so a long history is not fetched
+ * whole. Servers without the reverse call get the forward history instead.
+ */
+export async function historyTail(client: Client, workflowId: string, runId: string): Promise<HistoryEvent[]> {
+  const tail: HistoryEvent[] = [];
+  let nextPageToken: Uint8Array | undefined;
+  try {
+    do {
+      const page = await client.workflowService.getWorkflowExecutionHistoryReverse({
+        namespace: client.options.namespace,
+        execution: { workflowId, runId },
+        maximumPageSize: tailPageSize,
+        nextPageToken,
+      });
+      tail.push(...(page.history?.events ?? []));
+      nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+      const wanted = attemptsEventId(tail);
+      if (wanted !== undefined && tail.some((e) => Number(e.eventId) === wanted)) break;
+    } while (nextPageToken);
+    return tail;
+  } catch (err) {
+    if (!(isGrpcServiceError(err) && err.code === GRPC_UNIMPLEMENTED)) throw err;
+    const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+    return [...(history.events ?? [])].reverse();
+  }
+}

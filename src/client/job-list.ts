@@ -1,0 +1,64 @@
+import type { Client } from '@temporalio/client';
+import { definitionForWorkflowType, jobTypes, registry, type JobType } from '../jobs/registry';
+
+/** Job statuses that Temporal's visibility store can select by. */
+export const listableStatuses = ['running', 'completed', 'failed', 'cancelled', 'terminated', 'timed-out'] as const;
+
+/** A status {@link listJobs} can select. */
+export type ListableStatus = (typeof listableStatuses)[number];
+
+const executionStatus: Record<ListableStatus, string> = {
+  running: 'Running',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Canceled',
+  terminated: 'Terminated',
+  'timed-out': 'TimedOut',
+};
+
+/** Options of {@link listJobs}. */
+export interface ListJobsOptions {
+  /** Only jobs of this type (the `JobType` search attribute). @defaultValue every type */
+  type?: JobType;
+  /** Only jobs in this state. @defaultValue any */
+  status?: ListableStatus;
+  /** At most this many jobs. @defaultValue 50 */
+  limit?: number;
+}
+
+/** One line of `jobctl list`. */
+export interface JobSummary {
+  id: string;
+  type: string;
+  /** Temporal's execution status, lower-cased: `running`, `completed`, `failed`, … */
+  status: string;
+  createdAt: string;
+  closedAt?: string;
+}
+
+/** The visibility query for a list: job workflows only (never the dead-letter queues). */
+export function listQuery(options: ListJobsOptions): string {
+  const clauses = options.type
+    ? [`JobType = '${options.type}'`]
+    : [`WorkflowType IN (${jobTypes.map((t) => `'${registry[t].workflowType}'`).join(', ')})`];
+  if (options.status) clauses.push(`ExecutionStatus = '${executionStatus[options.status]}'`);
+  return clauses.join(' AND ');
+}
+
+/** Lists jobs from Temporal's visibility store (eventually consistent: a job shows up within a second or so). */
+export async function listJobs(client: Client, options: ListJobsOptions = {}): Promise<JobSummary[]> {
+  const limit = options.limit ?? 50;
+  const jobs: JobSummary[] = [];
+  for await (const execution of client.workflow.list({ query: listQuery(options), pageSize: Math.min(limit, 1000) })) {
+    const summary: JobSummary = {
+      id: execution.workflowId,
+      type: definitionForWorkflowType(execution.type)?.type ?? execution.type,
+      status: execution.status.name.toLowerCase().replace('_', '-').replace('canceled', 'cancelled'),
+      createdAt: execution.startTime.toISOString(),
+    };
+    if (execution.closeTime) summary.closedAt = execution.closeTime.toISOString();
+    jobs.push(summary);
+    if (jobs.length >= limit) break;
+  }
+  return jobs;
+}

@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database, Db } from './schema';
+
+/** Which kind of database a `DATABASE_URL` names. */
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+/** `postgres` for a `postgres://` or `postgresql://` URL, else `sqlite` (a file path). */
+export function databaseKind(url: string): DatabaseKind {
+  return /^postgres(ql)?:\/\//.test(url) ? 'postgres' : 'sqlite';
+}
+
+/** The URL with its password replaced by `***`, safe to log. */
+export function redactDatabaseUrl(url: string): string {
+  return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+}
+
+/** PostgreSQL's `bigint` (OID 20) arrives as a string by default; our amounts fit in a JS number. */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * Opens the jobs database. SQLite runs in WAL mode with a busy timeout, so a worker and
+ * `npm run migrate` (or a second worker on the same machine) can share the file.
+ */
+export function openDatabase(url: string): Db {
+  if (databaseKind(url) === 'postgres') {
+    const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes, connectionTimeoutMillis: 10_000 });
+    // An idle client that loses its server (a restart) must not crash the worker; the next query reconnects.
+    pool.on('error', () => {});
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  const file = url.replace(/^sqlite:(\/\/)?/, '');
+  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}

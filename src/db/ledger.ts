@@ -1,0 +1,49 @@
+import type { Db, Trx } from './schema';
+
+/** Which step of which job execution a ledger row records. */
+export interface LedgerKey {
+  /** The job ID. */
+  jobId: string;
+  /** The execution (first run ID): a redriven job starts a new one and so does its steps again. */
+  execution: string;
+  /** The step, e.g. `reserve`. */
+  step: string;
+}
+
+/** What {@link runOnce} did. */
+export interface OnceResult<T> {
+  /** The step's result: this attempt's, or the one recorded by the attempt that committed it. */
+  result: T;
+  /** True when an earlier attempt had already committed the step, so this one did nothing. */
+  replayed: boolean;
+}
+
+/**
+ * Runs `work` at most once per ledger key: it checks the ledger, does the work and records the
+ * step in one transaction. An attempt retried or redelivered after the commit finds the row and
+ * returns the recorded result; an attempt that fails (or races another and loses on the primary
+ * key) rolls back whole, so no side effect is half-done.
+ */
+export async function runOnce<T>(db: Db, key: LedgerKey, work: (trx: Trx) => Promise<T>): Promise<OnceResult<T>> {
+  return db.transaction().execute(async (trx) => {
+    const done = await trx
+      .selectFrom('ledger')
+      .select('result')
+      .where('job_id', '=', key.jobId)
+      .where('execution', '=', key.execution)
+      .where('step', '=', key.step)
+      .executeTakeFirst();
+    if (done) return { result: JSON.parse(done.result) as T, replayed: true };
+    const result = await work(trx);
+    await trx
+      .insertInto('ledger')
+      .values({ job_id: key.jobId, execution: key.execution, step: key.step, result: JSON.stringify(result ?? null), created_at: new Date().toISOString() })
+      .execute();
+    return { result, replayed: false };
+  });
+}
+
+/** The steps recorded for a job, oldest first (for tests and `jobctl`). */
+export async function ledgerSteps(db: Db, jobId: string): Promise<{ execution: string; step: string }[]> {
+  return db.selectFrom('ledger').select(['execution', 'step']).where('job_id', '=', jobId).orderBy('created_at').orderBy('step').execute();
+}

@@ -1,0 +1,21 @@
+// `npm run migrate`: brings the jobs database (DATABASE_URL, or the SQLite file under DATA_DIR) up to date.
+import { loadConfig } from '../shared/config';
+import { describe } from '../shared/errors';
+import { openDatabase, redactDatabaseUrl } from './database';
+import { migrateToLatest } from './migrate';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const db = openDatabase(config.databaseUrl);
+  try {
+    const applied = await migrateToLatest(db);
+    console.log(`${redactDatabaseUrl(config.databaseUrl)}: ${applied.length ? `applied ${applied.join(', ')}` : 'already up to date'}`);
+  } finally {
+    await db.destroy();
+  }
+}
+
+main().catch((err) => {
+  console.error(`migrate: ${describe(err)}`);
+  process.exit(1);
+});

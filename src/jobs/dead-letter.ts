@@ -1,0 +1,49 @@
+import type { ActivityPreset, JobDefinition } from './definition';
+import { exponential } from '../shared/retry';
+
+/**
+ * The dead-letter queue's own activity presets. Not a job type (it is not in the registry): the
+ * DLQ is one long-running workflow per job type, fed by the jobs that fail for good.
+ */
+const presets = {
+  /** The hand-off must not give up: a failed job that never reaches the DLQ would be lost. */
+  handOff: { retry: exponential({ initialInterval: '1s', maximumInterval: '1m', maximumAttempts: 0 }), timeouts: { startToClose: '30s' } },
+  /** A redrive start is retried briefly; a lasting failure is reported to the operator. */
+  restart: { retry: exponential({ initialInterval: '1s', maximumInterval: '10s', maximumAttempts: 5 }), timeouts: { startToClose: '30s' } },
+} satisfies Record<string, ActivityPreset>;
+
+/** Activity options of the hand-off from a failed job to its DLQ. */
+export const deadLetterHandOff: JobDefinition = {
+  type: 'dead-letter-hand-off',
+  workflowType: '',
+  description: 'hand a failed job to the dead-letter queue',
+  payload: undefined as never,
+  presets,
+  mainPreset: 'handOff',
+};
+
+/** Activity options of a redrive: starting the failed job again under its own ID. */
+export const deadLetterRestart: JobDefinition = { ...deadLetterHandOff, mainPreset: 'restart' };
+
+/** The workflow ID of the DLQ of a job type. A stored contract: never change it in place. */
+export function deadLetterWorkflowId(jobType: string): string {
+  return `durable-jobs-dlq:${jobType}`;
+}
+
+/**
+ * The message of a failure with what varies between occurrences of the same fault (numbers, IDs,
+ * quoted values, addresses) replaced by placeholders, so that a thousand jobs failing for one
+ * reason share one fingerprint.
+ */
+export function normaliseFailureMessage(message: string): string {
+  return message
+    .toLowerCase()
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
+    .replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '<email>')
+    .replace(/"[^"]*"|'[^']*'/g, '<str>')
+    .replace(/\b0x[0-9a-f]+\b|\b[0-9a-f]{16,}\b/g, '<hex>')
+    .replace(/\d+(\.\d+)?/g, '<n>')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 300);
+}

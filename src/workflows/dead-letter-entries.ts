@@ -1,0 +1,157 @@
+// The dead-letter queue's state and the pure functions that change it; the workflow in
+// dead-letter.ts owns one of these per job type and applies signals and updates through them.
+
+/** Where a DLQ entry is. A job in the DLQ is `dead-lettered`; the other two remember what was done. */
+export type DeadLetterStatus = 'dead-lettered' | 'redriving' | 'redriven' | 'discarded';
+
+/** One operation on an entry, kept in its audit trail. */
+export interface AuditRecord {
+  /** When (ISO 8601, workflow time). */
+  at: string;
+  /** `dead-lettered`, `redrive`, `discard`. */
+  action: 'dead-lettered' | 'redrive' | 'discard';
+  /** What came of it, e.g. `started run …`, or why it failed. */
+  result: string;
+  /** The operator's reason, or the error type for `dead-lettered`. */
+  detail?: string;
+}
+
+/** A failed job, as the hand-off activity reports it to the DLQ. */
+export interface DeadLetterInput {
+  id: string;
+  type: string;
+  /** The failing run; a repeated hand-off of the same run is recognised and ignored. */
+  runId: string;
+  payload: unknown;
+  /** Attempts of the step that failed, in this run. */
+  attempts: number;
+  /** When the job failed (ISO 8601). */
+  failedAt: string;
+  error: { type?: string; message: string };
+  /** Short hash of the error type and normalised message. */
+  fingerprint: string;
+  /** The error type and normalised message the fingerprint was made from. */
+  fingerprintText: string;
+}
+
+/** A job in (or once in) the DLQ, with everything needed to inspect and redrive it. */
+export interface DeadLetterEntry extends Omit<DeadLetterInput, 'runId' | 'failedAt'> {
+  status: DeadLetterStatus;
+  /** The run that failed last. */
+  lastRunId: string;
+  /** Attempts across every run of the job, earlier redrives included. */
+  attempts: number;
+  /** Times the job has failed for good (1, plus one per redrive that failed again). */
+  failures: number;
+  firstFailedAt: string;
+  lastFailedAt: string;
+  /** Every operation, oldest first (the newest {@link auditLimit} are kept). */
+  audit: AuditRecord[];
+}
+
+/** Audit records kept per entry, newest last. */
+export const auditLimit = 50;
+
+/** Longest failure message kept in an entry; the job's own history keeps the whole one. */
+export const messageLimit = 1000;
+
+/** The DLQ's state, carried across continue-as-new. */
+export interface DeadLetterState {
+  entries: Record<string, DeadLetterEntry>;
+}
+
+/** Applies a hand-off: a new entry, or a redriven job back with its earlier attempts kept. Idempotent per run. */
+export function applyDeadLetter(state: DeadLetterState, input: DeadLetterInput): boolean {
+  const existing = state.entries[input.id];
+  if (existing?.lastRunId === input.runId) return false;
+  const error = { ...input.error, message: input.error.message.slice(0, messageLimit) };
+  const record: AuditRecord = { at: input.failedAt, action: 'dead-lettered', result: `run ${input.runId} failed after ${input.attempts} attempt(s)`, detail: error.type };
+  state.entries[input.id] = {
+    id: input.id,
+    type: input.type,
+    payload: input.payload,
+    status: 'dead-lettered',
+    lastRunId: input.runId,
+    attempts: (existing?.attempts ?? 0) + input.attempts,
+    failures: (existing?.failures ?? 0) + 1,
+    firstFailedAt: existing?.firstFailedAt ?? input.failedAt,
+    lastFailedAt: input.failedAt,
+    error,
+    fingerprint: input.fingerprint,
+    fingerprintText: input.fingerprintText,
+    audit: appendAudit(existing?.audit ?? [], record),
+  };
+  return true;
+}
+
+/** Adds an audit record, keeping the newest {@link auditLimit}. */
+export function appendAudit(audit: AuditRecord[], record: AuditRecord): AuditRecord[] {
+  return [...audit, record].slice(-auditLimit);
+}
+
+/** Which entries a list or a bulk operation selects. */
+export interface DeadLetterFilter {
+  /** @defaultValue `dead-lettered` */
+  status?: DeadLetterStatus | 'all';
+  fingerprint?: string;
+  id?: string;
+}
+
+/** The entries a filter selects, oldest failure first. */
+export function selectEntries(state: DeadLetterState, filter: DeadLetterFilter = {}): DeadLetterEntry[] {
+  const status = filter.status ?? 'dead-lettered';
+  return Object.values(state.entries)
+    .filter((e) => (status === 'all' || e.status === status) && (!filter.fingerprint || e.fingerprint === filter.fingerprint) && (!filter.id || e.id === filter.id))
+    .sort((a, b) => (a.lastFailedAt < b.lastFailedAt ? -1 : a.lastFailedAt > b.lastFailedAt ? 1 : a.id < b.id ? -1 : 1));
+}
+
+/** One fingerprint's share of the DLQ. */
+export interface DeadLetterGroup {
+  fingerprint: string;
+  fingerprintText: string;
+  errorType?: string;
+  /** Entries now dead-lettered with this fingerprint. */
+  count: number;
+  /** A recent message of the group, as it was. */
+  sample: string;
+  lastFailedAt: string;
+}
+
+/** Dead-lettered entries counted per fingerprint, largest group first. */
+export function groupEntries(state: DeadLetterState): DeadLetterGroup[] {
+  const groups = new Map<string, DeadLetterGroup>();
+  for (const e of selectEntries(state)) {
+    const g = groups.get(e.fingerprint);
+    if (g) {
+      g.count += 1;
+      g.sample = e.error.message;
+      g.lastFailedAt = e.lastFailedAt;
+    } else {
+      groups.set(e.fingerprint, { fingerprint: e.fingerprint, fingerprintText: e.fingerprintText, errorType: e.error.type, count: 1, sample: e.error.message, lastFailedAt: e.lastFailedAt });
+    }
+  }
+  return [...groups.values()].sort((a, b) => b.count - a.count || (a.fingerprint < b.fingerprint ? -1 : 1));
+}
+
+/** Counts of entries by status. */
+export function countEntries(state: DeadLetterState): Record<DeadLetterStatus, number> {
+  const counts: Record<DeadLetterStatus, number> = { 'dead-lettered': 0, redriving: 0, redriven: 0, discarded: 0 };
+  for (const e of Object.values(state.entries)) counts[e.status] += 1;
+  return counts;
+}
+
+/**
+ * Drops entries whose story is over (discarded or redriven) and whose last operation is older
+ * than `before`, so a long-lived DLQ's state stays bounded. Dead-lettered entries are never dropped.
+ */
+export function pruneEntries(state: DeadLetterState, before: string): number {
+  let dropped = 0;
+  for (const [id, e] of Object.entries(state.entries)) {
+    const last = e.audit.at(-1)?.at ?? e.lastFailedAt;
+    if ((e.status === 'discarded' || e.status === 'redriven') && last < before) {
+      delete state.entries[id];
+      dropped += 1;
+    }
+  }
+  return dropped;
+}

@@ -1,0 +1,164 @@
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  log,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { deadLetterRestart } from '../jobs/dead-letter';
+import { activityOptions } from '../jobs/definition';
+import { isJobType, registry } from '../jobs/registry';
+import { ErrorType, formatIssues, issuesFromZod } from '../shared/errors';
+import { mergePatch } from '../shared/merge-patch';
+import {
+  appendAudit,
+  applyDeadLetter,
+  countEntries,
+  groupEntries,
+  pruneEntries,
+  selectEntries,
+  type DeadLetterEntry,
+  type DeadLetterFilter,
+  type DeadLetterGroup,
+  type DeadLetterInput,
+  type DeadLetterState,
+  type DeadLetterStatus,
+} from './dead-letter-entries';
+
+/** Input of the DLQ workflow of one job type; what it carries across continue-as-new. */
+export interface DeadLetterWorkflowInput {
+  /** The job type whose failures this DLQ holds. */
+  type: string;
+  /** The entries carried over from the previous run. @defaultValue none */
+  entries?: DeadLetterState['entries'];
+  /** Continue as new after this many history events, or when Temporal suggests it. @defaultValue 10000 */
+  continueAsNewAfterEvents?: number;
+  /** Forget discarded and redriven entries this long after their last operation, in days. @defaultValue 30 */
+  retainClosedEntriesDays?: number;
+}
+
+/** Input of {@link redriveUpdate}. */
+export interface RedriveInput {
+  id: string;
+  /** A JSON Merge Patch applied to the payload; the result must pass the job type's schema. */
+  patch?: unknown;
+  /** Why, for the audit trail. */
+  reason?: string;
+}
+
+/** Result of {@link redriveUpdate}. */
+export interface RedriveResult {
+  id: string;
+  /** The run the redrive started. */
+  runId: string;
+}
+
+/** Input of {@link discardUpdate}. */
+export interface DiscardInput {
+  id: string;
+  /** Why, for the audit trail. */
+  reason?: string;
+}
+
+/** A failed job arrives (sent by the hand-off activity with signal-with-start). A stored contract. */
+export const deadLetterSignal = defineSignal<[DeadLetterInput]>('deadLetter');
+/** Entries selected by a filter. */
+export const deadLetterEntriesQuery = defineQuery<DeadLetterEntry[], [DeadLetterFilter?]>('deadLetterEntries');
+/** Dead-lettered entries counted per fingerprint. */
+export const deadLetterGroupsQuery = defineQuery<DeadLetterGroup[]>('deadLetterGroups');
+/** Entries counted by status. */
+export const deadLetterCountsQuery = defineQuery<Record<DeadLetterStatus, number>>('deadLetterCounts');
+/** Starts a dead-lettered job again under its own ID, optionally with a patched payload. */
+export const redriveUpdate = defineUpdate<RedriveResult, [RedriveInput]>('redrive');
+/** Gives up on a dead-lettered job; the entry stays, marked discarded, for the audit trail. */
+export const discardUpdate = defineUpdate<DeadLetterEntry, [DiscardInput]>('discard');
+
+const { restartJob } = proxyActivities<Activities>(activityOptions(deadLetterRestart));
+
+const dayMs = 24 * 60 * 60 * 1000;
+
+/**
+ * The dead-letter queue of one job type: a long-running workflow that holds the jobs that failed
+ * for good, and the operations an operator runs on them. Continues as new to keep its history
+ * bounded; signals and updates that arrive during the hand-over are handled before it.
+ */
+export async function deadLetterWorkflow(input: DeadLetterWorkflowInput): Promise<void> {
+  const state: DeadLetterState = { entries: input.entries ?? {} };
+  const now = () => new Date().toISOString();
+
+  setHandler(deadLetterSignal, (entry) => {
+    if (applyDeadLetter(state, entry)) log.info('dlq:entry', { jobId: entry.id, jobType: entry.type, fingerprint: entry.fingerprint });
+  });
+  setHandler(deadLetterEntriesQuery, (filter) => selectEntries(state, filter));
+  setHandler(deadLetterGroupsQuery, () => groupEntries(state));
+  setHandler(deadLetterCountsQuery, () => countEntries(state));
+
+  setHandler(
+    redriveUpdate,
+    async ({ id, patch, reason }) => {
+      const entry = deadLettered(state, id);
+      const payload = patch === undefined ? entry.payload : mergePatch(entry.payload, patch);
+      entry.status = 'redriving';
+      try {
+        const { runId } = await restartJob({ type: entry.type, id, payload });
+        // If the restarted job already failed again, its new entry replaced this one: keep that.
+        const current = state.entries[id] ?? entry;
+        if (current === entry) Object.assign(entry, { status: 'redriven', payload });
+        current.audit = appendAudit(current.audit, { at: now(), action: 'redrive', result: `started run ${runId}`, detail: reason ?? (patch === undefined ? undefined : 'payload patched') });
+        return { id, runId };
+      } catch (err) {
+        entry.status = 'dead-lettered';
+        const message = err instanceof Error ? err.message : String(err);
+        entry.audit = appendAudit(entry.audit, { at: now(), action: 'redrive', result: `failed: ${message}`, detail: reason });
+        throw ApplicationFailure.nonRetryable(`redrive of ${id} failed: ${message}`, ErrorType.DlqInvalidState);
+      }
+    },
+    { validator: ({ id, patch }) => validateRedrive(state, id, patch) },
+  );
+
+  setHandler(
+    discardUpdate,
+    ({ id, reason }) => {
+      const entry = deadLettered(state, id);
+      entry.status = 'discarded';
+      entry.audit = appendAudit(entry.audit, { at: now(), action: 'discard', result: 'discarded', detail: reason });
+      return entry;
+    },
+    { validator: ({ id }) => void deadLettered(state, id) },
+  );
+
+  const limit = input.continueAsNewAfterEvents ?? 10_000;
+  await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= limit);
+  await condition(allHandlersFinished);
+  const cutoff = new Date(Date.now() - (input.retainClosedEntriesDays ?? 30) * dayMs).toISOString();
+  pruneEntries(state, cutoff);
+  await continueAsNew<typeof deadLetterWorkflow>({ ...input, entries: state.entries });
+}
+
+/** The entry of a job that is in the DLQ now; rejects the operation otherwise. */
+function deadLettered(state: DeadLetterState, id: string): DeadLetterEntry {
+  const entry = state.entries[id];
+  if (!entry) throw ApplicationFailure.nonRetryable(`no dead-letter entry for job "${id}"`, ErrorType.DlqEntryNotFound);
+  if (entry.status !== 'dead-lettered') {
+    throw ApplicationFailure.nonRetryable(`job "${id}" is ${entry.status}, not dead-lettered`, ErrorType.DlqInvalidState);
+  }
+  return entry;
+}
+
+/** Rejects a redrive, before it is recorded in history, unless the entry is dead-lettered and the patched payload is valid. */
+function validateRedrive(state: DeadLetterState, id: string, patch: unknown): void {
+  const entry = deadLettered(state, id);
+  if (patch === undefined) return;
+  if (!isJobType(entry.type)) throw ApplicationFailure.nonRetryable(`unknown job type ${entry.type}`, ErrorType.UnknownJobType);
+  const parsed = registry[entry.type].payload.safeParse(mergePatch(entry.payload, patch));
+  if (!parsed.success) {
+    throw ApplicationFailure.nonRetryable(`invalid ${entry.type} payload after patch: ${formatIssues(issuesFromZod(parsed.error, 'payload'))}`, ErrorType.InvalidPayload);
+  }
+}

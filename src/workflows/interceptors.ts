@@ -1,0 +1,90 @@
+// Workflow interceptors: the cross-cutting part of every job — its log events, its final state in
+// the memo, and the hand-off to the dead-letter queue — in one place instead of in each workflow.
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  ContinueAsNew,
+  TemporalFailure,
+  isCancellation,
+  log,
+  patched,
+  proxyActivities,
+  upsertMemo,
+  workflowInfo,
+  type Next,
+  type WorkflowExecuteInput,
+  type WorkflowInboundCallsInterceptor,
+  type WorkflowInterceptorsFactory,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { definitionForWorkflowType } from '../jobs/registry';
+import { deadLetterHandOff } from '../jobs/dead-letter';
+import { activityOptions } from '../jobs/definition';
+import { currentJobState, jobStateMemoKey } from './job-state';
+
+const { handOffToDeadLetter } = proxyActivities<Activities>(activityOptions(deadLetterHandOff));
+
+class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
+  async execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
+    const info = workflowInfo();
+    const definition = definitionForWorkflowType(info.workflowType);
+    if (!definition) return next(input);
+    const fields = { jobId: info.workflowId, jobType: definition.type, runId: info.runId };
+    // Jobs started before the memo and the DLQ existed replay without them (their histories have
+    // neither); every newer job records this marker in its first workflow task.
+    this.lifecycleV2 = patched('job-lifecycle-memo-and-dlq');
+    if (info.continuedFromExecutionRunId === undefined) log.info('job:start', fields);
+    try {
+      const result = await next(input);
+      this.recordFinalState();
+      log.info('job:completed', fields);
+      return result;
+    } catch (err) {
+      // Continuing as new is not an ending, and a plain Error is a bug that fails only the task (the
+      // SDK retries it after a fix); neither is dead-lettered.
+      if (err instanceof ContinueAsNew || !(err instanceof TemporalFailure)) throw err;
+      this.recordFinalState();
+      if (isCancellation(err) || !this.lifecycleV2) {
+        log.info(isCancellation(err) ? 'job:cancelled' : 'job:failed', fields);
+        throw err;
+      }
+      const cause = rootCause(err);
+      log.error('job:failed', { ...fields, errorType: cause.type, error: cause.message });
+      // Compensation already ran inside the job's workflow; the hand-off must finish even if the
+      // job is cancelled meanwhile, or the failure would be lost.
+      await CancellationScope.nonCancellable(() =>
+        handOffToDeadLetter({
+          id: info.workflowId,
+          type: definition.type,
+          runId: info.runId,
+          payload: input.args[0],
+          error: cause,
+          failedActivityId: err instanceof ActivityFailure ? err.activityId : undefined,
+        }),
+      );
+      log.warn('job:dead-lettered', { ...fields, errorType: cause.type });
+      throw err;
+    }
+  }
+
+  private lifecycleV2 = true;
+
+  private recordFinalState(): void {
+    if (!this.lifecycleV2) return;
+    const state = currentJobState();
+    if (state) upsertMemo({ [jobStateMemoKey]: state });
+  }
+}
+
+/** The job's own error: the first application or timeout failure under the activity wrapper. */
+function rootCause(err: TemporalFailure): { type?: string; message: string } {
+  for (let f: unknown = err; f instanceof TemporalFailure; f = f.cause) {
+    if (f instanceof ApplicationFailure) return f.type ? { type: f.type, message: f.message } : { message: f.message };
+    if (f.name === 'TimeoutFailure') return { type: 'timeout', message: f.message };
+  }
+  return { message: err.message };
+}
+
+/** Registered by the worker through `interceptors.workflowModules`. */
+export const interceptors: WorkflowInterceptorsFactory = () => ({ inbound: [new JobLifecycleInterceptor()] });

@@ -1,0 +1,54 @@
+import { defineQuery, setHandler } from '@temporalio/workflow';
+import type { JobDefinition } from '../jobs/definition';
+
+/** How far a job has got through its work, e.g. pages synced or rows aggregated. */
+export interface JobProgress {
+  /** Units done so far. */
+  done: number;
+  /** Units in all, when known. */
+  total?: number;
+  /** What a unit is, e.g. `pages` or `rows`. */
+  unit?: string;
+}
+
+/** What a job reports about itself: `jobctl status` shows it while the job runs and after it closed. */
+export interface JobState {
+  /** The step the job is in (or ended in), one of `steps`. */
+  step: string;
+  /** The job's steps, in order. */
+  steps: readonly string[];
+  /** The activity preset of the current step; the job record reads its attempts limit from it. */
+  preset: string;
+  /** Progress of the current step, for long steps. */
+  progress?: JobProgress;
+  /** Compensation after a failure: `running`, then `done`, with the steps it undid. */
+  compensation?: { status: 'running' | 'done'; undone: string[] };
+  /** Runs so far, counting continue-as-new hand-overs (1 for a job that never continued). */
+  run?: number;
+}
+
+/** Answers with the job's {@link JobState}. Every job workflow handles it. A stored contract. */
+export const jobStateQuery = defineQuery<JobState>('jobState');
+
+/** Memo key under which a job leaves its final {@link JobState} when it closes. A stored contract. */
+export const jobStateMemoKey = 'jobState';
+
+/** The running job's state; a workflow module global, so it belongs to this workflow run alone. */
+let current: JobState | undefined;
+
+/**
+ * Starts reporting a job's state: registers {@link jobStateQuery} and returns the state to update
+ * as the job moves through its steps. Call once, at the top of the job's workflow.
+ */
+export function trackJob(definition: JobDefinition, initial: Partial<JobState> = {}): JobState {
+  const steps = definition.steps ?? [definition.type];
+  current = { step: steps[0] ?? definition.type, steps, preset: definition.mainPreset, ...initial };
+  const state = current;
+  setHandler(jobStateQuery, () => state);
+  return state;
+}
+
+/** The state of the job running in this workflow, if it called {@link trackJob}. */
+export function currentJobState(): JobState | undefined {
+  return current;
+}

@@ -1,0 +1,107 @@
+import {
+  allHandlersFinished,
+  condition,
+  defineSignal,
+  log,
+  makeContinueAsNewFunc,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { activityOptions } from '../jobs/definition';
+import { defaultPagesPerRun, syncDataJob, syncPageSize, type SyncDataPayload, type SyncDataResult, type SyncFinish } from '../jobs/sync-data';
+import { trackJob } from './job-state';
+
+const { syncPage } = proxyActivities<Activities>(activityOptions(syncDataJob, 'page'));
+
+/** Input of {@link requestStopSignal}. */
+export interface RequestStopInput {
+  /** Why the sync should stop; returned as the job's `stopReason`. */
+  reason: string;
+}
+
+/** Asks a `sync-data` job to stop after the page in flight and complete. A stored contract. */
+export const requestStopSignal = defineSignal<[RequestStopInput]>('requestStop');
+
+/** Input of {@link setPageSizeSignal}. */
+export interface SetPageSizeInput {
+  /** Records per page from the next page on: an integer from 1 to 1000. */
+  pageSize: number;
+}
+
+/** Changes a `sync-data` job's page size from the next page on. A stored contract. */
+export const setPageSizeSignal = defineSignal<[SetPageSizeInput]>('setPageSize');
+
+/**
+ * What one run of a `sync-data` job hands to the next when it continues as new: the workflow's
+ * second argument. The payload stays the first argument, unchanged.
+ */
+export interface SyncDataResume {
+  /** Where the next page starts; null only before the first page. */
+  cursor: string | null;
+  /** Pages synced by earlier runs. */
+  pagesSoFar: number;
+  /** Records written by earlier runs. */
+  recordsSoFar: number;
+  /** The number of the run this state starts (2 for the first continuation). */
+  run: number;
+  /** A page size set by {@link setPageSizeSignal}. @defaultValue the payload's `pageSize` */
+  pageSize?: number;
+}
+
+/**
+ * Runs one `sync-data` job: one `syncPage` activity per page, the cursor kept in workflow state,
+ * continuing as new every `pagesPerRun` pages (or when Temporal suggests it) so history stays bounded.
+ */
+export async function syncDataWorkflow(payload: SyncDataPayload, resume?: SyncDataResume): Promise<SyncDataResult> {
+  const run = resume?.run ?? 1;
+  let cursor = resume?.cursor ?? null;
+  let pages = resume?.pagesSoFar ?? 0;
+  let records = resume?.recordsSoFar ?? 0;
+  let pageSize = resume?.pageSize ?? payload.pageSize;
+  let stopReason: string | undefined;
+  const state = trackJob(syncDataJob, { step: 'sync', preset: 'page', run, progress: { done: pages, unit: 'pages' } });
+
+  setHandler(requestStopSignal, (input) => {
+    stopReason ??= typeof input?.reason === 'string' && input.reason ? input.reason : 'stop requested';
+  });
+  setHandler(setPageSizeSignal, (input) => {
+    const parsed = syncPageSize.safeParse(input?.pageSize);
+    if (parsed.success) pageSize = parsed.data;
+    else log.warn('sync:page-size-ignored', { jobId: workflowInfo().workflowId, pageSize: String(input?.pageSize) });
+  });
+
+  const { workflowId, firstExecutionRunId } = workflowInfo();
+  const pagesPerRun = payload.pagesPerRun ?? defaultPagesPerRun;
+  const finish = (finished: SyncFinish): SyncDataResult => ({
+    source: payload.source,
+    pages,
+    records,
+    runs: run,
+    finished,
+    nextCursor: cursor,
+    ...(finished === 'stopped' ? { stopReason } : {}),
+  });
+
+  for (let pagesThisRun = 0; ; ) {
+    if (stopReason !== undefined) return finish('stopped');
+    if (payload.maxPages !== undefined && pages >= payload.maxPages) return finish('max-pages');
+    if (pagesThisRun > 0 && (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested)) {
+      await condition(allHandlersFinished);
+      if (stopReason !== undefined) return finish('stopped');
+      // Built after the wait, so whatever a signal changed until now travels to the next run.
+      const next: SyncDataResume = { cursor, pagesSoFar: pages, recordsSoFar: records, run: run + 1 };
+      if (pageSize !== payload.pageSize) next.pageSize = pageSize;
+      const { memo, typedSearchAttributes } = workflowInfo();
+      return makeContinueAsNewFunc<typeof syncDataWorkflow>({ memo, typedSearchAttributes })(payload, next);
+    }
+    const page = await syncPage({ jobId: workflowId, execution: firstExecutionRunId, source: payload.source, cursor, pageSize });
+    pages += 1;
+    pagesThisRun += 1;
+    records += page.upserted;
+    cursor = page.nextCursor;
+    state.progress = { done: pages, unit: 'pages' };
+    if (cursor === null) return finish('exhausted');
+  }
+}
