@@ -1,36 +1,16 @@
 // jobctl: the command-line face of JobClient. Exit codes: 0 ok, 2 bad input, 1 operational error.
 import { WorkflowFailedError } from '@temporalio/client';
 import { Command, CommanderError, Option } from 'commander';
-import { jobTypes, registry } from '../jobs/registry';
-import { ConfigError, InvalidOptionError, InvalidPayloadError, JobsError, UnknownJobTypeError, describe } from '../shared/errors';
-import { formatJobError, formatJobRecord } from './format';
-import { JobClient } from './job-client';
+import { jobTypes, registry, type JobType } from '../jobs/registry';
+import { ConfigError, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, UnknownJobTypeError, describe } from '../shared/errors';
+import { addDeadLetterCommands } from './cli-dlq';
+import { DeadLetterError } from './dead-letters';
+import { JobFailedError, UsageError, parseJson, parseLimit, withClient } from './cli-support';
+import { formatJobError, formatJobRecord, formatTable, sanitizeForTerminal } from './format';
+import { listableStatuses, type ListableStatus } from './job-list';
 import { assertJobType, validateOptions, validatePayload } from './validate';
 
-/** Bad input: the user can fix the command line. */
-class UsageError extends Error {}
-
-/** The job itself failed; not an input or connection problem, but still exit 1. */
-class JobFailedError extends Error {}
-
-const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError];
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`payload-json: not valid JSON (${describe(err)})`);
-  }
-}
-
-async function withClient<T>(run: (client: JobClient) => Promise<T>): Promise<T> {
-  const client = await JobClient.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.close();
-  }
-}
+const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError, IdConflictError, DeadLetterError];
 
 function buildProgram(): Command {
   const program = new Command('jobctl')
@@ -49,7 +29,7 @@ function buildProgram(): Command {
     .action(async (type: string, payloadJson: string, opts: { id?: string; delay?: string; json?: boolean }) => {
       // Validate everything before connecting: bad input never reaches Temporal.
       assertJobType(type);
-      const payload = validatePayload(type, parseJson(payloadJson));
+      const payload = validatePayload(type, parseJson(payloadJson, 'payload-json'));
       const { id, delayMs } = validateOptions(opts);
       const result = await withClient((client) => client.enqueue(type, payload, { id, delay: delayMs }));
       if (opts.json) console.log(JSON.stringify({ id: result.id, existed: result.existed }));
@@ -88,6 +68,34 @@ function buildProgram(): Command {
     });
 
   program
+    .command('cancel')
+    .description('Cancel a job: its attempt is cancelled, completed steps are compensated, and it ends as cancelled')
+    .argument('<id>', 'job ID')
+    .action(async (id: string) => {
+      await withClient((client) => client.cancel(id));
+      console.log(`cancellation requested for ${id}`);
+    });
+
+  program
+    .command('list')
+    .description('List jobs from Temporal visibility, newest first (dead-lettered: from the dead-letter queues)')
+    .addOption(new Option('--type <type>', 'only this job type').choices(jobTypes))
+    .addOption(new Option('--status <status>', 'only jobs in this state').choices([...listableStatuses, 'dead-lettered']))
+    .option('--limit <n>', 'at most this many', '50')
+    .option('--json', 'print as JSON')
+    .action(async (opts: { type?: JobType; status?: ListableStatus | 'dead-lettered'; limit: string; json?: boolean }) => {
+      const limit = parseLimit(opts.limit);
+      const rows = await withClient(async (client) => {
+        if (opts.status !== 'dead-lettered') return client.list({ type: opts.type, status: opts.status, limit });
+        const entries = await client.deadLetters.list({ type: opts.type });
+        return entries.slice(0, limit).map((e) => ({ id: e.id, type: e.type, status: 'dead-lettered', createdAt: e.firstFailedAt, closedAt: e.lastFailedAt }));
+      });
+      console.log(opts.json ? JSON.stringify(rows, null, 2) : formatTable(rows, ['id', 'type', 'status', 'createdAt', 'closedAt']));
+    });
+
+  addDeadLetterCommands(program);
+
+  program
     .command('types')
     .description('List the registered job types')
     .addOption(new Option('--json', 'print as JSON'))
@@ -107,7 +115,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     const message = err instanceof JobsError || err instanceof UsageError || err instanceof JobFailedError ? err.message : `jobctl: ${describe(err)}`;
-    console.error(message);
+    console.error(sanitizeForTerminal(message));
     return badInput.some((kind) => err instanceof kind) ? 2 : 1;
   }
 }

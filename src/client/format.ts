@@ -23,3 +23,20 @@ export function formatJobRecord(record: JobRecord): string {
     .map(([k, v]) => `${`${k}:`.padEnd(13)}${v}`)
     .join('\n');
 }
+
+/**
+ * Text safe to print to a terminal: control characters (escape sequences among them) and bidi
+ * overrides are shown as `\u…` escapes instead of acting on the terminal.
+ */
+export function sanitizeForTerminal(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Rows as aligned columns under a header, for people; `--json` prints the rows themselves. */
+export function formatTable<T extends object>(rows: T[], columns: (keyof T & string)[]): string {
+  if (rows.length === 0) return '(none)';
+  const cells = rows.map((r) => columns.map((c) => sanitizeForTerminal(String(r[c] ?? ''))));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
+  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(columns), ...cells.map(line)].join('\n');
+}

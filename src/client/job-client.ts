@@ -7,6 +7,7 @@ import { IdConflictError, JobNotFoundError, UnreachableError } from '../shared/e
 import { payloadHash } from '../shared/payload-hash';
 import { connectionOptions } from '../shared/temporal-connection';
 import { jobStateMemoKey, jobStateQuery, type JobState } from '../workflows/job-state';
+import { DeadLetterQueue } from './dead-letters';
 import { decodeStartInput, firstEvent, historyTail } from './history';
 import { listJobs, type ListJobsOptions, type JobSummary } from './job-list';
 import { toJobRecord, type JobRecord } from './job-record';
@@ -43,11 +44,16 @@ export interface EnqueueResult {
 
 /** The typed API for enqueueing jobs and reading them back. */
 export class JobClient {
+  /** The dead-letter queues: list, inspect, redrive and discard jobs that failed for good. */
+  readonly deadLetters: DeadLetterQueue;
+
   constructor(
     /** The Temporal client underneath. */
     readonly temporal: Client,
     private readonly config: Pick<Config, 'taskQueue'>,
-  ) {}
+  ) {
+    this.deadLetters = new DeadLetterQueue(temporal);
+  }
 
   /** Connects using the configuration (explicit overrides > env vars > defaults). */
   static async connect(overrides: ConfigOverrides = {}): Promise<JobClient> {

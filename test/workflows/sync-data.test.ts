@@ -12,7 +12,7 @@ import { JobClient } from '../../src/client/job-client';
 import { ledgerSteps } from '../../src/db/ledger';
 import { deadLetterWorkflowId } from '../../src/jobs/dead-letter';
 import { syncDataPayload, type SyncDataResult } from '../../src/jobs/sync-data';
-import { ErrorType } from '../../src/shared/errors';
+import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
 import { deadLetterEntriesQuery } from '../../src/workflows/dead-letter';
 import { jobStateMemoKey, type JobState } from '../../src/workflows/job-state';
 import { requestStopSignal, setPageSizeSignal } from '../../src/workflows/sync-data';
@@ -154,6 +154,22 @@ describe('sync-data job (time-skipping)', function () {
     assert.deepEqual(await storedIds(source), makeRecords(6).map((r) => r.id));
     assert.equal(result.records, 6);
     assert.equal((await jobs.get(id)).status, 'completed');
+  });
+
+  it('stops at maxPages even when the source has more', async () => {
+    const { source, id, worker, jobs } = await setUp(10);
+    const { handle } = await jobs.enqueue('sync-data', { source, pageSize: 2, maxPages: 2 }, { id });
+    const result = (await worker.runUntil(handle.result())) as SyncDataResult;
+
+    assert.deepEqual(result, { source, pages: 2, records: 4, runs: 1, finished: 'max-pages', nextCursor: 'o4' });
+    assert.equal(requestsOf(source).length, 2);
+  });
+
+  it('rejects a bad payload before anything is enqueued, naming each field', async () => {
+    const jobs = new JobClient(env.client, { taskQueue: uniqueId('tq') });
+    const err = await jobs.enqueue('sync-data', { source: 'Bad Name', pageSize: 0, extra: true } as never).catch((e: unknown) => e);
+    assert.ok(err instanceof InvalidPayloadError);
+    assert.deepEqual(err.issues.map((i) => i.path).sort(), ['payload', 'payload.pageSize', 'payload.source']);
   });
 
   it('continues as new every pagesPerRun pages, keeps the payload and memo, and carries a signal sent at the hand-over', async () => {

@@ -1,0 +1,41 @@
+import { describe } from '../shared/errors';
+import { JobClient } from './job-client';
+
+/** Bad input: the user can fix the command line (exit 2). */
+export class UsageError extends Error {}
+
+/** The job itself failed; not an input or connection problem, but still exit 1. */
+export class JobFailedError extends Error {}
+
+/** Parses a JSON argument, naming it in the error. */
+export function parseJson(text: string, name: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${name}: not valid JSON (${describe(err)})`);
+  }
+}
+
+/** Parses `--limit`: a whole number from 1 to 10000. */
+export function parseLimit(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--limit: must be a whole number from 1 to 10000, got ${JSON.stringify(text)}`);
+  return n;
+}
+
+/** Parses `--rate N/s` (or `N`): starts per second, more than 0 and at most 1000. */
+export function parseRate(text: string): number {
+  const n = Number(text.replace(/\/s$/, ''));
+  if (!Number.isFinite(n) || n <= 0 || n > 1000) throw new UsageError(`--rate: must look like 5/s (more than 0, at most 1000 per second), got ${JSON.stringify(text)}`);
+  return n;
+}
+
+/** Connects, runs, and always closes the connection. */
+export async function withClient<T>(run: (client: JobClient) => Promise<T>): Promise<T> {
+  const client = await JobClient.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,18 @@
+import type { Client } from '@temporalio/client';
+import { DeadLetterQueue } from '../../src/client/dead-letters';
+import type { JobType } from '../../src/jobs/registry';
+import type { DeadLetterEntry } from '../../src/workflows/dead-letter-entries';
+
+/**
+ * The dead-lettered entries of a job type's DLQ. The hand-off is an activity that runs after the
+ * job's own failure is decided, so this polls briefly until `expected` entries are there.
+ */
+export async function deadLetterEntries(client: Client, type: JobType, expected = 1, timeoutMs = 10_000): Promise<DeadLetterEntry[]> {
+  const dlq = new DeadLetterQueue(client);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const entries = await dlq.list({ type });
+    if (entries.length >= expected || Date.now() > deadline) return entries;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
