@@ -74,7 +74,7 @@ export function createDeadLetterActivities(deps: Pick<ActivityDeps, 'temporal'>)
         error: input.error,
         ...failureFingerprint(input.error),
       };
-      const dlqWorkflowId = deadLetterWorkflowId(input.type);
+      const dlqWorkflowId = deadLetterWorkflowId(taskQueue, input.type);
       await startDeadLetterQueue(client, taskQueue, input.type, entry);
       Context.current().log.info('job:dead-lettered', { jobId: input.id, jobType: input.type, dlq: dlqWorkflowId, fingerprint: entry.fingerprint });
       return { dlqWorkflowId };
@@ -100,7 +100,7 @@ export function createDeadLetterActivities(deps: Pick<ActivityDeps, 'temporal'>)
 /** Signal-with-start of a job type's DLQ workflow. */
 export async function startDeadLetterQueue(client: Client, taskQueue: string, type: string, entry: DeadLetterInput): Promise<void> {
   await client.workflow.signalWithStart('deadLetterWorkflow', {
-    workflowId: deadLetterWorkflowId(type),
+    workflowId: deadLetterWorkflowId(taskQueue, type),
     taskQueue,
     args: [{ type }],
     signal: 'deadLetter',

@@ -52,7 +52,7 @@ export interface ReportPagesInput {
   /** The job's payload, validated again here. */
   payload: unknown;
   /** Where the previous batch stopped. @defaultValue the start of the period */
-  from?: ReportHeartbeat;
+  after?: ReportHeartbeat;
 }
 
 /** What one batch did: its progress, and the report once the last page is in. */
@@ -115,12 +115,12 @@ export function createReportsActivities(deps: ActivityDeps, options: ReportsOpti
       return { done: entries, total: entries, report: { path: files.final, format: payload.format, rows, entries, alreadyExisted: true } };
     }
     const period = { from: new Date(payload.from).toISOString(), to: new Date(payload.to).toISOString(), accounts: payload.accounts };
-    const targets = [ctx.info.heartbeatDetails as ReportHeartbeat | undefined, input.from].filter((t): t is ReportHeartbeat => t?.cursor !== undefined);
+    const targets = [ctx.info.heartbeatDetails as ReportHeartbeat | undefined, input.after].filter((t): t is ReportHeartbeat => t?.cursor !== undefined);
     const start = targets.length ? await loadCheckpoint(files.partial, targets) : { done: 0, rows: new Map() as Aggregate };
     if (!start.cursor && targets.length) ctx.log.warn('report:checkpoint-lost', { jobId: input.jobId, file: files.partial });
     const progress: ReportHeartbeat = { done: start.done, total: targets[0]?.total ?? (await countEntries(deps.db, period)), cursor: start.cursor };
     const rows = start.rows;
-    ctx.heartbeat(progress);
+    ctx.heartbeat({ ...progress });
 
     const checkpoint = await fsStep(deps.reportsDir, async () => {
       await mkdir(deps.reportsDir, { recursive: true });
@@ -142,7 +142,7 @@ export function createReportsActivities(deps: ActivityDeps, options: ReportsOpti
           progress.cursor = { createdAt: last.created_at, paymentId: last.payment_id, leg: last.leg };
           progress.done += entries.length;
           await checkpoint.write(lineOf(progress, [...delta]));
-          ctx.heartbeat(progress);
+          ctx.heartbeat({ ...progress });
           await options.afterPage?.({ attempt: ctx.info.attempt, entries: entries.length, progress: { ...progress } });
         }
         if (entries.length < pageSize) {
@@ -256,7 +256,7 @@ async function loadCheckpoint(file: string, targets: ReportHeartbeat[]): Promise
   return found.get(0) ?? found.get(1) ?? { done: 0, rows: new Map() };
 }
 
-function sameCursor(a: ReportCursor | undefined, b: ReportCursor | undefined): boolean {
+function sameCursor(a?: ReportCursor, b?: ReportCursor): boolean {
   return !!a && !!b && a.createdAt === b.createdAt && a.paymentId === b.paymentId && a.leg === b.leg;
 }
 
@@ -265,7 +265,7 @@ function render(payload: GenerateReportPayload, period: Period, entries: number,
     const [accountId, currency] = key.split('\n') as [string, string];
     return { accountId, currency, debits, credits, net: credits - debits, entries: count };
   });
-  sorted.sort((a, b) => (a.accountId === b.accountId ? cmp(a.currency, b.currency) : cmp(a.accountId, b.accountId)));
+  sorted.sort((a, b) => cmp(a.accountId, b.accountId) || cmp(a.currency, b.currency));
   if (payload.format === 'json') return `${JSON.stringify({ from: period.from, to: period.to, accounts: period.accounts, entries, rows: sorted }, null, 2)}\n`;
   const lines = sorted.map((r) => [csvField(r.accountId), csvField(r.currency), r.debits, r.credits, r.net, r.entries].join(','));
   return ['account_id,currency,debits,credits,net,entries', ...lines].join('\n') + '\n';
@@ -303,8 +303,7 @@ async function fsStep<T>(dir: string, step: () => Promise<T>): Promise<T> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'EISDIR'].includes(code)) {
-      // TODO(lead): ErrorType.ReportFailed ('jobs:report-failed') once errors.ts has it.
-      throw nonRetryable(ErrorType.Unexpected, `reports directory ${dir} is not writable: ${describe(err)}`, err);
+      throw nonRetryable(ErrorType.ReportFailed, `reports directory ${dir} is not writable: ${describe(err)}`, err);
     }
     throw err;
   }

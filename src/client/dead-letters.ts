@@ -57,7 +57,11 @@ export interface RedriveOptions {
  * redrive and discard, through the DLQ workflows' queries and updates.
  */
 export class DeadLetterQueue {
-  constructor(private readonly client: Client) {}
+  constructor(
+    private readonly client: Client,
+    /** The task queue whose DLQs these are. */
+    private readonly taskQueue: string,
+  ) {}
 
   /** Entries across the selected DLQs, oldest failure first. */
   async list(options: DeadLetterListOptions = {}): Promise<DeadLetterEntry[]> {
@@ -132,7 +136,7 @@ export class DeadLetterQueue {
   }
 
   private handle(type: JobType) {
-    return this.client.workflow.getHandle(deadLetterWorkflowId(type));
+    return this.client.workflow.getHandle(deadLetterWorkflowId(this.taskQueue, type));
   }
 
   private async query<T>(type: JobType, run: (h: ReturnType<DeadLetterQueue['handle']>) => Promise<T>, empty: T): Promise<T> {

@@ -52,7 +52,12 @@ export class JobClient {
     readonly temporal: Client,
     private readonly config: Pick<Config, 'taskQueue'>,
   ) {
-    this.deadLetters = new DeadLetterQueue(temporal);
+    this.deadLetters = new DeadLetterQueue(temporal, config.taskQueue);
+  }
+
+  /** The task queue jobs are started on, whose workers run them and their DLQs. */
+  get taskQueue(): string {
+    return this.config.taskQueue;
   }
 
   /** Connects using the configuration (explicit overrides > env vars > defaults). */

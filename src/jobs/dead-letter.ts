@@ -25,9 +25,12 @@ export const deadLetterHandOff: JobDefinition = {
 /** Activity options of a redrive: starting the failed job again under its own ID. */
 export const deadLetterRestart: JobDefinition = { ...deadLetterHandOff, mainPreset: 'restart' };
 
-/** The workflow ID of the DLQ of a job type. A stored contract: never change it in place. */
-export function deadLetterWorkflowId(jobType: string): string {
-  return `durable-jobs-dlq:${jobType}`;
+/**
+ * The workflow ID of the DLQ of a job type on a task queue: each deployment (task queue) has its
+ * own DLQs, run by its own workers. A stored contract: never change it in place.
+ */
+export function deadLetterWorkflowId(taskQueue: string, jobType: string): string {
+  return `durable-jobs-dlq:${taskQueue}:${jobType}`;
 }
 
 /**

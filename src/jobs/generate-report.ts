@@ -34,8 +34,7 @@ export const generateReportPayload = z
      */
     name: z
       .string()
-      .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be 1-100 characters from A-Z a-z 0-9 . _ -')
-      .refine((name) => !name.startsWith('.'), 'must not start with a dot')
+      .regex(/^(?!\.)[A-Za-z0-9._-]{1,100}$/, 'must be 1-100 characters from A-Z a-z 0-9 . _ - and not start with a dot')
       .optional(),
   })
   .strict()
@@ -79,7 +78,7 @@ export const generateReportJob = defineJob({
      */
     report: {
       retry: schedule('1s', '5s', '30s', '2m'),
-      nonRetryableErrorTypes: [ErrorType.InvalidPayload],
+      nonRetryableErrorTypes: [ErrorType.InvalidPayload, ErrorType.ReportFailed],
       timeouts: { startToClose: '5m', heartbeat: '10s' },
     },
     /** Removing temporary files after a failure or cancellation: best effort, never blocks the failure. */

@@ -44,7 +44,7 @@ const fields = {
   databaseUrl: { env: 'DATABASE_URL', schema: z.string().min(1).optional() },
   /** Directory `generate-report` writes its files to. @defaultValue '<DATA_DIR>/reports' */
   reportsDir: { env: 'REPORTS_DIR', schema: z.string().min(1).optional() },
-  /** HTTP JSON source that `sync-data` pulls pages from. @defaultValue unset (sync-data jobs fail with jobs:sync-config) */
+  /** HTTP JSON source that `sync-data` pulls pages from. @defaultValue unset (sync-data attempts fail with the retryable jobs:missing-config) */
   syncSourceUrl: { env: 'SYNC_SOURCE_URL', schema: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional() },
   /** From header of sent email. @defaultValue 'durable-jobs <jobs@localhost>' */
   emailFrom: { env: 'EMAIL_FROM', schema: z.string().min(1).default('durable-jobs <jobs@localhost>') },

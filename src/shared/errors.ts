@@ -49,6 +49,8 @@ export const ErrorType = {
   SyncInvalidData: 'jobs:sync-invalid-data',
   /** A job needs a setting that is missing (e.g. SYNC_SOURCE_URL): retried, so fixing the config resumes the job. */
   MissingConfig: 'jobs:missing-config',
+  /** The reports directory cannot be written (permission, not a directory, read-only): never retried. */
+  ReportFailed: 'jobs:report-failed',
   /** No dead-letter entry has that job ID. */
   DlqEntryNotFound: 'jobs:dlq-entry-not-found',
   /** A dead-letter operation does not apply to the entry in its current state (e.g. redriving a discarded job). */

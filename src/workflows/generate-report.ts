@@ -34,12 +34,12 @@ export async function generateReportWorkflow(payload: GenerateReportPayload): Pr
   // Registered before the first call: a batch that fails part-way may already have left a checkpoint.
   saga.add('report', () => discardReportFiles({ jobId, payload }));
   try {
-    let from: ReportHeartbeat | undefined;
+    let after: ReportHeartbeat | undefined;
     for (;;) {
-      const batch = await aggregateReportPages({ jobId, payload, from });
+      const batch = await aggregateReportPages({ jobId, payload, after });
       state.progress = { done: batch.done, total: batch.total, unit: 'entries' };
       if (batch.report) return batch.report;
-      from = { done: batch.done, total: batch.total, cursor: batch.cursor };
+      after = { done: batch.done, total: batch.total, cursor: batch.cursor };
     }
   } catch (err) {
     await saga.compensate();

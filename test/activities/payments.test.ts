@@ -75,7 +75,6 @@ describeEachDatabase('payments activities', (getDb) => {
     await rejectsWith(run(acts.reserveFunds, payment({ amount: 12.5 })), ErrorType.InvalidAmount);
     await rejectsWith(run(acts.reserveFunds, payment({ currency: 'eur' })), ErrorType.InvalidPayload);
     assert.deepEqual(await account(db, alice), { balance: 10_000, held: 0 });
-    assert.equal((await db.selectFrom('ledger').selectAll().where('step', '=', 'reserve').execute()).filter((r) => r.job_id === input.jobId).length, 0);
   });
 
   it('reserve refuses a payment ID another job holds, but re-holds for a redrive of the same job', async () => {

@@ -16,7 +16,7 @@ import { describeEachDatabase } from '../helpers/db';
 const jan = { from: '2026-01-01', to: '2026-02-01' };
 
 /** Two postings per payment id in the period, plus one entry on each side of it that must be left out. */
-export async function insertLedger(db: Db, prefix: string, payments: number): Promise<void> {
+async function insertLedger(db: Db, prefix: string, payments: number): Promise<void> {
   const accounts = ['a', 'b', 'c', 'usd'].map((id) => ({ id: `${prefix}${id}`, currency: id === 'usd' ? 'USD' : 'EUR', balance: 0, held: 0 }));
   await db.insertInto('accounts').values(accounts).execute();
   const rows = [];
@@ -36,7 +36,7 @@ export async function insertLedger(db: Db, prefix: string, payments: number): Pr
 }
 
 /** The report's rows computed the obvious way, for comparison. */
-export async function expectedRows(db: Db, prefix: string) {
+async function expectedRows(db: Db, prefix: string) {
   const entries = await db.selectFrom('entries').selectAll().where('created_at', '>=', '2026-01-01T00:00:00.000Z').where('created_at', '<', '2026-02-01T00:00:00.000Z').where('payment_id', 'like', `${prefix}%`).execute();
   const rows = new Map<string, { accountId: string; currency: string; debits: number; credits: number; net: number; entries: number }>();
   for (const e of entries) {
@@ -106,7 +106,7 @@ describeEachDatabase('reports activities', (getDb) => {
     let batch = await mockEnv().env.run(aggregateReportPages, input(payload));
     const seen = [batch.done];
     while (!batch.report) {
-      batch = await mockEnv().env.run(aggregateReportPages, { ...input(payload), from: batch });
+      batch = await mockEnv().env.run(aggregateReportPages, { ...input(payload), after: batch });
       seen.push(batch.done);
     }
     assert.deepEqual(seen, [10, 20, 30, 40, 46]);

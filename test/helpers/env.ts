@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { jobTypeSearchAttribute } from '../../src/client/start-job';
+import { provisionTemporalCli } from '../../src/provision/temporal-cli';
 import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createTimeSkippingEnv } from '../../src/provision/test-server';
 import { loadConfig } from '../../src/shared/config';
@@ -15,6 +17,18 @@ export async function startTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   const { value } = await createTimeSkippingEnv({ cacheDir: config.cacheDir, testServerPath: config.testServerPath });
   await registerSearchAttributes(value.connection, value.namespace ?? 'default');
   return value;
+}
+
+/**
+ * Starts a real local dev server (the provisioned `temporal` CLI, in memory) for tests that need
+ * the real server's behaviour rather than time skipping, e.g. workflow updates.
+ */
+export async function startDevServerEnv(): Promise<TestWorkflowEnvironment> {
+  const config = loadConfig();
+  const { value: cli } = await provisionTemporalCli({ cacheDir: config.cacheDir, temporalCliPath: config.temporalCliPath });
+  return TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: cli }, searchAttributes: [jobTypeSearchAttribute], extraArgs: ['--log-level', 'error'] },
+  });
 }
 
 /** Bundles the real workflows once per test file. */

@@ -13,8 +13,9 @@ import { createReportsActivities, defaultReportStem, type ReportPageEvent, type 
 import { JobClient } from '../../src/client/job-client';
 import type { Db } from '../../src/db/schema';
 import type { GenerateReportResult } from '../../src/jobs/generate-report';
-import { ErrorType } from '../../src/shared/errors';
+import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
 import { sqliteTestDb, type TestDb } from '../helpers/db';
+import { deadLetterEntries } from '../helpers/dlq';
 import { bundleWorkflows, startTimeSkippingEnv, uniqueId } from '../helpers/env';
 import { createActivities, createJobsWorker, testActivityDeps } from '../helpers/worker';
 
@@ -172,19 +173,25 @@ describe('generate-report job (time-skipping)', function () {
     const { worker, jobs, prefix } = await setUp({}, testDb.db, path.join(file, 'reports'));
     const accounts = await seed(testDb.db, prefix, 2);
     const { id, handle } = await jobs.enqueue('generate-report', { ...jan, accounts }, { id: uniqueId('job') });
-    const err = await worker.runUntil(handle.result().then(() => undefined, (e: unknown) => e));
+    // The DLQ workflow runs on the job's task queue, so it is read while the worker runs.
+    const { err, entries } = await worker.runUntil(async () => {
+      const failure = await handle.result().then(() => undefined, (e: unknown) => e);
+      return { err: failure, entries: await deadLetterEntries(env.client, jobs.taskQueue, 'generate-report') };
+    });
 
     assert.ok(err instanceof WorkflowFailedError);
     assert.ok(err.cause instanceof ActivityFailure);
     assert.ok(err.cause.cause instanceof ApplicationFailure);
     // TODO(lead): ErrorType.ReportFailed once errors.ts has it.
-    assert.equal(err.cause.cause.type, ErrorType.Unexpected);
+    assert.equal(err.cause.cause.type, ErrorType.ReportFailed);
     assert.match(err.cause.cause.message, /not writable/);
     const record = await jobs.get(id);
     assert.equal(record.status, 'failed');
     assert.equal(record.attempts, 1);
-    assert.equal(record.error?.type, ErrorType.Unexpected);
-    await assertDeadLettered(env, id);
+    assert.equal(record.error?.type, ErrorType.ReportFailed);
+    const entry = entries.find((e) => e.id === id);
+    assert.equal(entry?.status, 'dead-lettered');
+    assert.equal(entry?.error.type, ErrorType.ReportFailed);
   });
 
   it('runs a job once when the same ID is enqueued twice', async () => {
@@ -225,17 +232,20 @@ describe('generate-report job (time-skipping)', function () {
     assert.equal(record.status, 'completed');
     assert.equal(record.attempts, 2);
   });
-});
 
-/** Asserts the job is in its type's dead-letter queue (test/helpers/dlq.ts, when the lead's DLQ is in). */
-async function assertDeadLettered(env: TestWorkflowEnvironment, id: string): Promise<void> {
-  // A computed path until the lead's helper lands, so this file compiles without it.
-  const helper = '../helpers/dlq';
-  const { deadLetterEntries } = (await import(helper)) as {
-    deadLetterEntries: (client: unknown, type: string) => Promise<{ id: string; status: string; error: { type?: string } }[]>;
-  };
-  const entry = (await deadLetterEntries(env.client, 'generate-report')).find((e) => e.id === id);
-  assert.ok(entry, 'the failed job is in the dead-letter queue');
-  assert.equal(entry.status, 'dead-lettered');
-  assert.equal(entry.error.type, ErrorType.Unexpected);
-}
+  it('rejects a bad payload before anything is enqueued', async () => {
+    const jobs = new JobClient(env.client, { taskQueue: uniqueId('tq') });
+    const reject = async (payload: object) => {
+      const err = await jobs.enqueue('generate-report', payload as never, { id: uniqueId('job') }).catch((e: unknown) => e);
+      assert.ok(err instanceof InvalidPayloadError);
+      return err.issues.map((i) => `${i.path}: ${i.message}`);
+    };
+    assert.deepEqual(await reject({ from: '2026-02-01', to: '2026-01-01' }), ['payload.to: must be after from']);
+    assert.deepEqual(await reject({ from: '2025-01-01', to: '2026-01-03' }), ['payload.to: the period must be at most 366 days']);
+    const badName = ['payload.name: must be 1-100 characters from A-Z a-z 0-9 . _ - and not start with a dot'];
+    assert.deepEqual(await reject({ ...jan, name: '../etc/passwd' }), badName);
+    assert.deepEqual(await reject({ ...jan, name: '.hidden' }), badName);
+    const issues = await reject({ from: 'January', to: jan.to, format: 'xml', accounts: [], extra: 1 });
+    assert.deepEqual(issues.map((i) => i.split(':')[0]), ['payload.from', 'payload.format', 'payload.accounts', 'payload']);
+  });
+});

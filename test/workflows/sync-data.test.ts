@@ -107,7 +107,7 @@ describe('sync-data job (time-skipping)', function () {
     const { handle } = await jobs.enqueue('sync-data', { source }, { id });
     const { err, entries } = await worker.runUntil(async () => {
       const err = await handle.result().then(() => undefined, (e: unknown) => e);
-      const dlq = env.client.workflow.getHandle(deadLetterWorkflowId('sync-data'));
+      const dlq = env.client.workflow.getHandle(deadLetterWorkflowId(jobs.taskQueue, 'sync-data'));
       return { err, entries: await dlq.query(deadLetterEntriesQuery) };
     });
 

@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import os from 'node:os';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { JobClient } from '../../src/client/job-client';
+import { DeadLetterError } from '../../src/client/dead-letters';
+import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
+import { sqliteTestDb, type TestDb } from '../helpers/db';
+import { deadLetterEntries, waitFor } from '../helpers/dlq';
+import { bundleWorkflows, startDevServerEnv, uniqueId } from '../helpers/env';
+import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
+import { createActivities, createJobsWorker, testActivityDeps } from '../helpers/worker';
+
+const payload = (to: string) => ({ to, subject: 'Hello', body: 'Hi', userId: 'u1' });
+
+// A real dev server, not the time-skipping one: the DLQ's operations are workflow updates, which
+// the time-skipping test server does not serve reliably ("update … not found").
+describe('dead-letter queue (real dev server)', function () {
+  this.timeout(180_000);
+  let env: TestWorkflowEnvironment;
+  let bundle: WorkflowBundleWithSourceMap;
+  let testDb: TestDb;
+  let smtp: TestSmtpServer;
+  /** Whether the test SMTP server refuses every message with 550 (a non-retryable failure). */
+  let refusing = true;
+
+  before(async () => {
+    env = await startDevServerEnv();
+    bundle = await bundleWorkflows();
+    testDb = await sqliteTestDb();
+    smtp = await startSmtpServer(() => (refusing ? { code: 550, message: 'mailbox 12345 unavailable' } : undefined));
+  });
+  after(async () => {
+    await smtp?.close();
+    await testDb?.close();
+    await env?.teardown();
+  });
+  beforeEach(() => (refusing = true));
+
+  /** A fresh task queue (so a fresh DLQ per test: the DLQ's ID is per type, so each test uses its own namespace of IDs) and a worker on it. */
+  async function setUp(): Promise<{ jobs: JobClient; worker: Worker; taskQueue: string }> {
+    const taskQueue = uniqueId('tq');
+    const deps = { ...testActivityDeps(env, taskQueue, testDb.db, { reportsDir: os.tmpdir() }), email: { smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' } };
+    const worker = await createJobsWorker(env, bundle, taskQueue, createActivities(deps));
+    return { jobs: new JobClient(env.client, { taskQueue }), worker, taskQueue };
+  }
+
+  async function failJob(jobs: JobClient, to: string): Promise<string> {
+    const { id, handle } = await jobs.enqueue('send-email', payload(to), { id: uniqueId('dlq-job') });
+    await assert.rejects(handle.result());
+    return id;
+  }
+
+  // The DLQ of a type is one workflow per namespace, shared by every test in this file: each
+  // test therefore selects its own entries by job ID.
+  const mine = (ids: string[]) => async (jobs: JobClient) => (await jobs.deadLetters.list({ status: 'all' })).filter((e) => ids.includes(e.id));
+
+  it('hands a job that failed for good to the DLQ with its record, attempts, error and fingerprint; the job ends Failed', async () => {
+    const { jobs, worker } = await setUp();
+    await worker.runUntil(async () => {
+      const id = await failJob(jobs, 'ada@example.com');
+      const entries = (await deadLetterEntries(env.client, jobs.taskQueue, 'send-email')).filter((e) => e.id === id);
+      assert.equal(entries.length, 1);
+      const [entry] = entries;
+      assert.equal(entry!.status, 'dead-lettered');
+      assert.equal(entry!.type, 'send-email');
+      assert.deepEqual(entry!.payload, payload('ada@example.com'));
+      assert.equal(entry!.attempts, 1);
+      assert.equal(entry!.error.type, ErrorType.SmtpRejected);
+      assert.match(entry!.fingerprint, /^[0-9a-f]{12}$/);
+      assert.ok(entry!.firstFailedAt && entry!.lastFailedAt);
+      assert.equal((await jobs.get(id)).status, 'failed', "the job's own workflow still ends Failed");
+    });
+  });
+
+  it('groups failures of one cause under one fingerprint, whatever the varying details', async () => {
+    const { jobs, worker } = await setUp();
+    await worker.runUntil(async () => {
+      const a = await failJob(jobs, 'one@example.com');
+      const b = await failJob(jobs, 'two@example.com');
+      await deadLetterEntries(env.client, jobs.taskQueue, 'send-email', 2);
+      const [ea, eb] = await Promise.all([jobs.deadLetters.show(a), jobs.deadLetters.show(b)]);
+      assert.equal(ea.fingerprint, eb.fingerprint);
+      const group = (await jobs.deadLetters.groups('send-email')).find((g) => g.fingerprint === ea.fingerprint);
+      assert.ok(group && group.count >= 2);
+    });
+  });
+
+  it('redrives one job under the same ID; a redrive that fails again returns with its earlier attempts kept; discard ends it', async () => {
+    const { jobs, worker } = await setUp();
+    await worker.runUntil(async () => {
+      const id = await failJob(jobs, 'again@example.com');
+      await deadLetterEntries(env.client, jobs.taskQueue, 'send-email', 1);
+      const first = await jobs.deadLetters.redrive(id, { reason: 'smtp fixed?' });
+      await assert.rejects(env.client.workflow.getHandle(id, first.runId).result());
+      const back = await waitFor(() => jobs.deadLetters.show(id), (e) => e.status === 'dead-lettered' && e.failures === 2);
+      assert.equal(back.attempts, 2, 'attempts of both runs');
+      assert.deepEqual(back.audit.map((a) => a.action), ['dead-lettered', 'redrive', 'dead-lettered']);
+      assert.equal(back.audit[1]!.detail, 'smtp fixed?');
+      await assert.rejects(jobs.enqueue('send-email', payload('again@example.com'), { id }).then((r) => assert.equal(r.existed, true)).then(() => { throw new Error('ok'); }), /ok/, 'plain enqueue still refuses the used ID');
+
+      refusing = false;
+      const second = await jobs.deadLetters.redrive(id);
+      await env.client.workflow.getHandle(id, second.runId).result();
+      assert.equal((await jobs.get(id)).status, 'completed');
+      assert.equal((await jobs.deadLetters.show(id)).status, 'redriven');
+      await assert.rejects(jobs.deadLetters.redrive(id), (err: unknown) => err instanceof DeadLetterError && err.type === ErrorType.DlqInvalidState);
+
+      refusing = true;
+      const other = await failJob(jobs, 'discard@example.com');
+      const discarded = await jobs.deadLetters.discard(other, 'customer left');
+      assert.equal(discarded.status, 'discarded');
+      assert.equal(discarded.audit.at(-1)!.detail, 'customer left');
+      await assert.rejects(jobs.deadLetters.redrive(other), /discarded, not dead-lettered/);
+      await assert.rejects(jobs.deadLetters.discard(uniqueId('nobody')), (err: unknown) => err instanceof DeadLetterError && err.type === ErrorType.DlqEntryNotFound);
+    });
+  });
+
+  it('redrives by fingerprint with a patch, rate-limited; a dry run changes nothing; a bad patch is rejected naming the field', async () => {
+    const { jobs, worker } = await setUp();
+    await worker.runUntil(async () => {
+      const ids = [await failJob(jobs, 'p1@example.com'), await failJob(jobs, 'p2@example.com'), await failJob(jobs, 'p3@example.com')];
+      await deadLetterEntries(env.client, jobs.taskQueue, 'send-email', 3);
+      const entries = await mine(ids)(jobs);
+      const fingerprint = entries[0]!.fingerprint;
+      const group = entries.filter((e) => e.fingerprint === fingerprint);
+      assert.equal(group.length, 3);
+
+      const dry = await jobs.deadLetters.redriveMany(group, { dryRun: true, patch: { subject: 'Patched' } });
+      assert.equal(dry.length, 3);
+      assert.ok(dry.every((o) => o.dryRun && (o.payload as { subject: string }).subject === 'Patched'));
+      assert.ok((await mine(ids)(jobs)).every((e) => e.status === 'dead-lettered'), 'the dry run changed nothing');
+
+      assert.throws(() => jobs.deadLetters.patchedPayload(group[0]!, { to: 'not-an-address' }), (err: unknown) => err instanceof InvalidPayloadError && /payload\.to/.test(err.message));
+      await assert.rejects(jobs.deadLetters.redriveMany(group, { patch: { subject: '' } }), /payload\.subject/);
+      assert.ok((await mine(ids)(jobs)).every((e) => e.status === 'dead-lettered'), 'a bad patch restarted nothing');
+
+      refusing = false;
+      const outcomes = await jobs.deadLetters.redriveMany(group, { patch: { subject: 'Patched' }, ratePerSecond: 4 });
+      assert.ok(outcomes.every((o) => o.runId && !o.error), JSON.stringify(outcomes));
+      const starts = outcomes.map((o) => Date.parse(o.startedAt!));
+      starts.slice(1).forEach((t, i) => assert.ok(t - starts[i]! >= 240, `restarts ${i} and ${i + 1} were ${t - starts[i]!} ms apart at 4/s`));
+      for (const o of outcomes) {
+        await env.client.workflow.getHandle(o.id, o.runId).result();
+        assert.equal(((await jobs.get(o.id)).payload as { subject: string }).subject, 'Patched');
+      }
+      assert.ok(smtp.received.some((m) => /Subject: Patched/.test(m.raw)));
+    });
+  });
+
+  it('reconciles: every job is exactly one of completed, dead-lettered or discarded', async () => {
+    const { jobs, worker } = await setUp();
+    await worker.runUntil(async () => {
+      const ok: string[] = [];
+      const failed: string[] = [];
+      refusing = false;
+      for (let i = 0; i < 4; i++) {
+        const { id, handle } = await jobs.enqueue('send-email', payload(`ok${i}@example.com`), { id: uniqueId('rec') });
+        await handle.result();
+        ok.push(id);
+      }
+      refusing = true;
+      for (let i = 0; i < 6; i++) failed.push(await failJob(jobs, `bad${i}@example.com`));
+      await deadLetterEntries(env.client, jobs.taskQueue, 'send-email', 6);
+      await jobs.deadLetters.discard(failed[0]!);
+      await jobs.deadLetters.discard(failed[1]!);
+      refusing = false;
+      for (const id of failed.slice(2, 4)) await env.client.workflow.getHandle(id, (await jobs.deadLetters.redrive(id)).runId).result();
+
+      const all = [...ok, ...failed];
+      const entries = new Map((await mine(all)(jobs)).map((e) => [e.id, e]));
+      const where = await Promise.all(all.map(async (id) => {
+        const e = entries.get(id);
+        if (e?.status === 'discarded') return 'discarded';
+        if (e?.status === 'dead-lettered') return 'dead-lettered';
+        return (await jobs.get(id)).status;
+      }));
+      const count = (s: string) => where.filter((w) => w === s).length;
+      assert.equal(count('completed'), 6, where.join());
+      assert.equal(count('dead-lettered'), 2);
+      assert.equal(count('discarded'), 2);
+      assert.equal(where.length, 10);
+    });
+  });
+});
