@@ -4,6 +4,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { openDatabase } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
+import { seedDemoAccounts } from '../db/seed';
 import type { Db } from '../db/schema';
 import type { Config } from '../shared/config';
 import { connectionOptions } from '../shared/temporal-connection';
@@ -18,13 +19,14 @@ export interface CreatedWorker {
 }
 
 /**
- * Opens and migrates the jobs database, connects to Temporal and creates the worker that runs
+ * Opens and migrates the jobs database (seeding the demo accounts when asked, for `npm start`), connects to Temporal and creates the worker that runs
  * every registered job type and the dead-letter queues.
  */
-export async function createWorker(config: Config): Promise<CreatedWorker> {
+export async function createWorker(config: Config, startOptions: { seedDemoAccounts?: boolean } = {}): Promise<CreatedWorker> {
   const db = openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(db);
+    if (startOptions.seedDemoAccounts) await seedDemoAccounts(db);
     const options = connectionOptions(config);
     const connection = await NativeConnection.connect(options);
     // The dead-letter hand-off and redrives start workflows, which needs a client connection too.

@@ -7,8 +7,8 @@ import { createWorker } from './create-worker';
  * into `worker.shutdown()`: polling stops, in-flight tasks drain within the grace time, then `run()`
  * resolves.
  */
-export async function runWorker(config: Config, logger: pino.Logger, onReady: () => void = () => {}): Promise<void> {
-  const { worker, close } = await createWorker(config);
+export async function runWorker(config: Config, logger: pino.Logger, onReady: () => void = () => {}, options: { seedDemoAccounts?: boolean } = {}): Promise<void> {
+  const { worker, close } = await createWorker(config, options);
   try {
     const running = worker.run();
     logger.info({ taskQueue: config.taskQueue, namespace: config.namespace }, 'worker:started');

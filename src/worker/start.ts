@@ -1,5 +1,6 @@
 // `npm start`: the whole system on embedded defaults — a Temporal dev server (SQLite file, Web UI)
 // plus the worker — or only the worker when TEMPORAL_ADDRESS names an existing cluster.
+import { redactDatabaseUrl } from '../db/database';
 import { provisionTemporalCli } from '../provision/temporal-cli';
 import { loadConfig } from '../shared/config';
 import { describe } from '../shared/errors';
@@ -36,13 +37,16 @@ async function main(): Promise<void> {
           `durable-jobs is running against Temporal at ${temporalAddress(config)} (namespace ${config.namespace}, task queue ${config.taskQueue}).`,
           `  Web UI:     ${ui}`,
           `  Enqueue:    npx jobctl enqueue send-email '{"to":"ada@example.com","subject":"Hi","body":"Hello","userId":"u1"}'`,
+          `              npx jobctl enqueue process-payment '{"paymentId":"p-1","fromAccount":"alice","toAccount":"bob","amount":1250,"currency":"EUR"}'`,
           `  Status:     npx jobctl status <job-id>`,
           `  Outbox:     ${config.smtpUrl ? config.smtpUrl.replace(/\/\/[^@]*@/, '//***@') : config.outboxDir}`,
+          `  Database:   ${redactDatabaseUrl(config.databaseUrl)}`,
+          '  Failed jobs: npx jobctl dlq list',
           '  Stop:       Ctrl-C (the worker drains, then the server stops)',
           '',
         ].join('\n'),
       );
-    });
+    }, { seedDemoAccounts: devServer !== undefined });
   } finally {
     if (devServer) {
       await devServer.stop();
