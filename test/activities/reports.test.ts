@@ -184,7 +184,7 @@ describeEachDatabase('reports activities', (getDb) => {
     const err = await mockEnv().env.run(activities({}, getDb().db, path.join(file, 'reports')).aggregateReportPages, input({})).catch((e: unknown) => e);
     assert.ok(err instanceof ApplicationFailure);
     assert.equal(err.nonRetryable, true);
-    assert.equal(err.type, ErrorType.Unexpected);
+    assert.equal(err.type, ErrorType.ReportFailed);
     assert.match(err.message, /not writable/);
   });
 
