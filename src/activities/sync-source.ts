@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { z } from 'zod';
-import type { Db, Trx } from '../db/schema';
-import { runOnce, type LedgerKey } from '../db/ledger';
+import type { Trx } from '../db/schema';
+import { recordedResult, runOnce, type LedgerKey } from '../db/ledger';
 import { maxSyncPageSize, syncDataJob, syncDataPayload, syncPageSize } from '../jobs/sync-data';
 import { ErrorType, describe, formatIssues, issuesFromZod, nonRetryable, retryable } from '../shared/errors';
 import type { ActivityDeps } from './index';
@@ -140,7 +140,7 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
       }
       const input = checked.data;
       const key: LedgerKey = { jobId: input.jobId, execution: input.execution, step: pageStep(input.cursor) };
-      const committed = await recordedPage(deps.db, key);
+      const committed = await recordedResult<Omit<SyncPageResult, 'replayed'>>(deps.db, key);
       if (committed) return { ...committed, replayed: true };
       const baseUrl = deps.syncSourceUrl;
       if (!baseUrl) throw retryable(ErrorType.MissingConfig, 'SYNC_SOURCE_URL is not set; set it and the job resumes at its next attempt');
@@ -153,18 +153,6 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
       return { ...result, replayed };
     }),
   };
-}
-
-/** The recorded result of a page that an earlier attempt committed, if any. */
-async function recordedPage(db: Db, key: LedgerKey): Promise<Omit<SyncPageResult, 'replayed'> | undefined> {
-  const row = await db
-    .selectFrom('ledger')
-    .select('result')
-    .where('job_id', '=', key.jobId)
-    .where('execution', '=', key.execution)
-    .where('step', '=', key.step)
-    .executeTakeFirst();
-  return row ? (JSON.parse(row.result) as Omit<SyncPageResult, 'replayed'>) : undefined;
 }
 
 /**

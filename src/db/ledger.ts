@@ -26,14 +26,8 @@ export interface OnceResult<T> {
  */
 export async function runOnce<T>(db: Db, key: LedgerKey, work: (trx: Trx) => Promise<T>): Promise<OnceResult<T>> {
   return db.transaction().execute(async (trx) => {
-    const done = await trx
-      .selectFrom('ledger')
-      .select('result')
-      .where('job_id', '=', key.jobId)
-      .where('execution', '=', key.execution)
-      .where('step', '=', key.step)
-      .executeTakeFirst();
-    if (done) return { result: JSON.parse(done.result) as T, replayed: true };
+    const done = await recordedResult<T>(trx, key);
+    if (done !== undefined) return { result: done, replayed: true };
     const result = await work(trx);
     await trx
       .insertInto('ledger')
@@ -41,6 +35,21 @@ export async function runOnce<T>(db: Db, key: LedgerKey, work: (trx: Trx) => Pro
       .execute();
     return { result, replayed: false };
   });
+}
+
+/**
+ * The result an earlier attempt recorded for this step, if it committed one. Lets an activity skip
+ * work outside the transaction (e.g. a page fetch) when the step is already done.
+ */
+export async function recordedResult<T>(db: Db | Trx, key: LedgerKey): Promise<T | undefined> {
+  const row = await db
+    .selectFrom('ledger')
+    .select('result')
+    .where('job_id', '=', key.jobId)
+    .where('execution', '=', key.execution)
+    .where('step', '=', key.step)
+    .executeTakeFirst();
+  return row ? (JSON.parse(row.result) as T) : undefined;
 }
 
 /** The steps recorded for a job, oldest first (for tests and `jobctl`). */
