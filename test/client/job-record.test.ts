@@ -6,8 +6,8 @@ import { createActivities } from '../../src/activities';
 import { JobClient } from '../../src/client/job-client';
 import type { JobRecord } from '../../src/client/job-record';
 import { ErrorType, JobNotFoundError } from '../../src/shared/errors';
-import { sqliteTestDb, type TestDb } from '../helpers/db';
-import { bundleWorkflows, createTestWorker, startTimeSkippingEnv, uniqueId } from '../helpers/env';
+import { type TestDb } from '../helpers/db';
+import { createTestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { testActivityDeps } from '../helpers/worker';
 import { startSmtpServer } from '../helpers/smtp';
 
@@ -19,13 +19,10 @@ describe('job record read back from Temporal', function () {
   let testDb: TestDb;
 
   before(async () => {
-    env = await startTimeSkippingEnv();
-    bundle = await bundleWorkflows();
-    testDb = await sqliteTestDb();
+    ({ env, bundle, testDb } = await startJobsTestEnv());
   });
   after(async () => {
-    await testDb?.close();
-    await env?.teardown();
+    await stopJobsTestEnv({ env, testDb });
   });
 
   async function until(read: () => Promise<JobRecord>, done: (r: JobRecord) => boolean, timeoutMs = 10_000): Promise<JobRecord> {

@@ -7,6 +7,7 @@ import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWith
 import { createTimeSkippingEnv } from '../../src/provision/test-server';
 import { loadConfig } from '../../src/shared/config';
 import { registerSearchAttributes } from '../../src/shared/search-attributes';
+import { sqliteTestDb, type TestDb } from './db';
 
 /** Repository root. */
 export const repoRoot = path.resolve(__dirname, '../..');
@@ -56,3 +57,22 @@ export function createTestWorker(
 
 const noop = () => {};
 const quietBundlerLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: console.error };
+
+/** What a job test file shares across its tests: one server, one workflow bundle, one SQLite database. */
+export interface JobsTestEnv {
+  env: TestWorkflowEnvironment;
+  bundle: WorkflowBundleWithSourceMap;
+  testDb: TestDb;
+}
+
+/** Starts a test file's server (time-skipping unless told otherwise), bundle and database. */
+export async function startJobsTestEnv(start: () => Promise<TestWorkflowEnvironment> = startTimeSkippingEnv): Promise<JobsTestEnv> {
+  const env = await start();
+  return { env, bundle: await bundleWorkflows(), testDb: await sqliteTestDb() };
+}
+
+/** Closes what {@link startJobsTestEnv} started; safe after a partial start. */
+export async function stopJobsTestEnv(jobs: Partial<JobsTestEnv>): Promise<void> {
+  await jobs.testDb?.close();
+  await jobs.env?.teardown();
+}

@@ -5,8 +5,8 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { startDeadLetterQueue } from '../../src/activities/dead-letter';
 import { JobClient } from '../../src/client/job-client';
 import { deadLetterWorkflowId } from '../../src/jobs/dead-letter';
-import { sqliteTestDb, type TestDb } from '../helpers/db';
-import { bundleWorkflows, startTimeSkippingEnv, uniqueId } from '../helpers/env';
+import { type TestDb } from '../helpers/db';
+import { startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { createActivities, createJobsWorker, testActivityDeps } from '../helpers/worker';
 import { waitFor } from '../helpers/dlq';
 
@@ -17,13 +17,10 @@ describe('dead-letter queue capacity (time-skipping)', function () {
   let testDb: TestDb;
 
   before(async () => {
-    env = await startTimeSkippingEnv();
-    bundle = await bundleWorkflows();
-    testDb = await sqliteTestDb();
+    ({ env, bundle, testDb } = await startJobsTestEnv());
   });
   after(async () => {
-    await testDb?.close();
-    await env?.teardown();
+    await stopJobsTestEnv({ env, testDb });
   });
 
   async function setUp() {

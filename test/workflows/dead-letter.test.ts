@@ -5,9 +5,9 @@ import type { Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { JobClient } from '../../src/client/job-client';
 import { DeadLetterError } from '../../src/client/dead-letters';
 import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
-import { sqliteTestDb, type TestDb } from '../helpers/db';
+import { type TestDb } from '../helpers/db';
 import { deadLetterEntries, waitFor } from '../helpers/dlq';
-import { bundleWorkflows, startDevServerEnv, uniqueId } from '../helpers/env';
+import { startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
 import { createActivities, createJobsWorker, testActivityDeps } from '../helpers/worker';
 
@@ -25,15 +25,12 @@ describe('dead-letter queue (real dev server)', function () {
   let refusing = true;
 
   before(async () => {
-    env = await startDevServerEnv();
-    bundle = await bundleWorkflows();
-    testDb = await sqliteTestDb();
+    ({ env, bundle, testDb } = await startJobsTestEnv(startDevServerEnv));
     smtp = await startSmtpServer(() => (refusing ? { code: 550, message: 'mailbox 12345 unavailable' } : undefined));
   });
   after(async () => {
     await smtp?.close();
-    await testDb?.close();
-    await env?.teardown();
+    await stopJobsTestEnv({ env, testDb });
   });
   beforeEach(() => (refusing = true));
 

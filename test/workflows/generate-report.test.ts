@@ -14,9 +14,9 @@ import { JobClient } from '../../src/client/job-client';
 import type { Db } from '../../src/db/schema';
 import type { GenerateReportResult } from '../../src/jobs/generate-report';
 import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
-import { sqliteTestDb, type TestDb } from '../helpers/db';
+import { type TestDb } from '../helpers/db';
 import { deadLetterEntries } from '../helpers/dlq';
-import { bundleWorkflows, startTimeSkippingEnv, uniqueId } from '../helpers/env';
+import { startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { createActivities, createJobsWorker, testActivityDeps } from '../helpers/worker';
 
 const jan = { from: '2026-01-01', to: '2026-02-01' };
@@ -44,13 +44,10 @@ describe('generate-report job (time-skipping)', function () {
   let testDb: TestDb;
 
   before(async function () {
-    env = await startTimeSkippingEnv();
-    bundle = await bundleWorkflows();
-    testDb = await sqliteTestDb();
+    ({ env, bundle, testDb } = await startJobsTestEnv());
   });
   after(async () => {
-    await testDb?.close();
-    await env?.teardown();
+    await stopJobsTestEnv({ env, testDb });
   });
 
   /** A worker, a client and a fresh reports directory; the reports activities built with `options`. */

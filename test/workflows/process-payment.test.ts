@@ -13,9 +13,9 @@ import { createAccount } from '../../src/db/seed';
 import { JobClient } from '../../src/client/job-client';
 import type { ProcessPaymentResult } from '../../src/jobs/process-payment';
 import { ErrorType } from '../../src/shared/errors';
-import { sqliteTestDb, type TestDb } from '../helpers/db';
+import { type TestDb } from '../helpers/db';
 import { deadLetterEntries } from '../helpers/dlq';
-import { bundleWorkflows, startTimeSkippingEnv, uniqueId } from '../helpers/env';
+import { startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { createActivities, createJobsWorker, testActivityDeps } from '../helpers/worker';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -34,15 +34,12 @@ describe('process-payment job (time-skipping, SQLite)', function () {
   let reportsDir: string;
 
   before(async function () {
-    env = await startTimeSkippingEnv();
-    bundle = await bundleWorkflows();
-    testDb = await sqliteTestDb();
+    ({ env, bundle, testDb } = await startJobsTestEnv());
     db = testDb.db;
     reportsDir = await mkdtemp(path.join(os.tmpdir(), 'payments-'));
   });
   after(async () => {
-    await testDb?.close();
-    await env?.teardown();
+    await stopJobsTestEnv({ env, testDb });
   });
 
   /** A worker with the real activities, some of them failing as `faults` says; `calls` counts attempts. */

@@ -11,8 +11,8 @@ import { createActivities } from '../../src/activities';
 import { JobClient } from '../../src/client/job-client';
 import { sendEmailJob, type SendEmailResult } from '../../src/jobs/send-email';
 import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
-import { sqliteTestDb, type TestDb } from '../helpers/db';
-import { bundleWorkflows, createTestWorker, startTimeSkippingEnv, uniqueId } from '../helpers/env';
+import { type TestDb } from '../helpers/db';
+import { createTestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { testActivityDeps } from '../helpers/worker';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
 
@@ -25,13 +25,10 @@ describe('send-email job (time-skipping)', function () {
   let testDb: TestDb;
 
   before(async function () {
-    env = await startTimeSkippingEnv();
-    bundle = await bundleWorkflows();
-    testDb = await sqliteTestDb();
+    ({ env, bundle, testDb } = await startJobsTestEnv());
   });
   after(async () => {
-    await testDb?.close();
-    await env?.teardown();
+    await stopJobsTestEnv({ env, testDb });
   });
 
   /** Every real activity, with this email transport, reporting dead letters on `taskQueue`. */

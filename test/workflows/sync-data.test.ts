@@ -16,8 +16,8 @@ import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
 import { deadLetterEntriesQuery } from '../../src/workflows/dead-letter';
 import { jobStateMemoKey, type JobState } from '../../src/workflows/job-state';
 import { requestStopSignal, setPageSizeSignal } from '../../src/workflows/sync-data';
-import { sqliteTestDb, type TestDb } from '../helpers/db';
-import { bundleWorkflows, startTimeSkippingEnv, uniqueId } from '../helpers/env';
+import { type TestDb } from '../helpers/db';
+import { startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { makeRecords, startSyncSource, type TestSyncSource } from '../helpers/sync-source';
 import { createActivities, createJobsWorker, testActivityDeps } from '../helpers/worker';
 
@@ -30,15 +30,12 @@ describe('sync-data job (time-skipping)', function () {
   let http: TestSyncSource;
 
   before(async function () {
-    env = await startTimeSkippingEnv();
-    bundle = await bundleWorkflows();
-    testDb = await sqliteTestDb();
+    ({ env, bundle, testDb } = await startJobsTestEnv());
     http = await startSyncSource({ clock: () => env.currentTimeMs() });
   });
   after(async () => {
     await http?.close();
-    await testDb?.close();
-    await env?.teardown();
+    await stopJobsTestEnv({ env, testDb });
   });
 
   /** A job on a fresh task queue and source; `wrap` may stand in front of the real syncPage. */
