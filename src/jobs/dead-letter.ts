@@ -1,29 +1,16 @@
-import type { ActivityPreset, JobDefinition } from './definition';
+import type { ActivityPreset } from './definition';
 import { exponential } from '../shared/retry';
 
 /**
  * The dead-letter queue's own activity presets. Not a job type (it is not in the registry): the
  * DLQ is one long-running workflow per job type, fed by the jobs that fail for good.
  */
-const presets = {
+export const deadLetterPresets = {
   /** The hand-off must not give up: a failed job that never reaches the DLQ would be lost. */
   handOff: { retry: exponential({ initialInterval: '1s', maximumInterval: '1m', maximumAttempts: 0 }), timeouts: { startToClose: '30s' } },
   /** A redrive start is retried briefly; a lasting failure is reported to the operator. */
   restart: { retry: exponential({ initialInterval: '1s', maximumInterval: '10s', maximumAttempts: 5 }), timeouts: { startToClose: '30s' } },
 } satisfies Record<string, ActivityPreset>;
-
-/** Activity options of the hand-off from a failed job to its DLQ. */
-export const deadLetterHandOff: JobDefinition = {
-  type: 'dead-letter-hand-off',
-  workflowType: '',
-  description: 'hand a failed job to the dead-letter queue',
-  payload: undefined as never,
-  presets,
-  mainPreset: 'handOff',
-};
-
-/** Activity options of a redrive: starting the failed job again under its own ID. */
-export const deadLetterRestart: JobDefinition = { ...deadLetterHandOff, mainPreset: 'restart' };
 
 /**
  * The workflow ID of the DLQ of a job type on a task queue: each deployment (task queue) has its

@@ -78,7 +78,11 @@ export function jobMaxAttempts(definition: JobDefinition, preset: string = defin
 
 /** The activity options that a job's workflow passes to `proxyActivities` for the named preset. */
 export function activityOptions(definition: JobDefinition, preset: string = definition.mainPreset): ActivityOptions {
-  const p = presetOf(definition, preset);
+  return presetOptions(presetOf(definition, preset));
+}
+
+/** The activity options of a preset. */
+export function presetOptions(p: ActivityPreset): ActivityOptions {
   return {
     startToCloseTimeout: p.timeouts.startToClose,
     scheduleToCloseTimeout: p.timeouts.scheduleToClose,

@@ -12,8 +12,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { deadLetterRestart } from '../jobs/dead-letter';
-import { activityOptions } from '../jobs/definition';
+import { deadLetterPresets } from '../jobs/dead-letter';
+import { presetOptions } from '../jobs/definition';
 import { isJobType, registry } from '../jobs/registry';
 import { ErrorType, formatIssues, issuesFromZod } from '../shared/errors';
 import { mergePatch } from '../shared/merge-patch';
@@ -80,7 +80,7 @@ export const redriveUpdate = defineUpdate<RedriveResult, [RedriveInput]>('redriv
 /** Gives up on a dead-lettered job; the entry stays, marked discarded, for the audit trail. */
 export const discardUpdate = defineUpdate<DeadLetterEntry, [DiscardInput]>('discard');
 
-const { restartJob } = proxyActivities<Activities>(activityOptions(deadLetterRestart));
+const { restartJob } = proxyActivities<Activities>(presetOptions(deadLetterPresets.restart));
 
 const dayMs = 24 * 60 * 60 * 1000;
 

@@ -19,11 +19,11 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { definitionForWorkflowType } from '../jobs/registry';
-import { deadLetterHandOff } from '../jobs/dead-letter';
-import { activityOptions } from '../jobs/definition';
+import { deadLetterPresets } from '../jobs/dead-letter';
+import { presetOptions } from '../jobs/definition';
 import { currentJobState, jobStateMemoKey } from './job-state';
 
-const { handOffToDeadLetter } = proxyActivities<Activities>(activityOptions(deadLetterHandOff));
+const { handOffToDeadLetter } = proxyActivities<Activities>(presetOptions(deadLetterPresets.handOff));
 
 class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
   async execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
