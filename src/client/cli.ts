@@ -2,7 +2,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { Command, CommanderError, Option } from 'commander';
 import { jobTypes, registry, type JobType } from '../jobs/registry';
-import { ConfigError, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, UnknownJobTypeError, describe } from '../shared/errors';
+import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, UnknownJobTypeError, describe } from '../shared/errors';
 import { addDeadLetterCommands } from './cli-dlq';
 import { DeadLetterError } from './dead-letters';
 import { JobFailedError, UsageError, parseJson, parseLimit, withClient } from './cli-support';
@@ -10,7 +10,13 @@ import { formatJobError, formatJobRecord, formatTable, sanitizeForTerminal } fro
 import { listableStatuses, type ListableStatus } from './job-list';
 import { assertJobType, validateOptions, validatePayload } from './validate';
 
-const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError, IdConflictError, DeadLetterError];
+const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError, IdConflictError];
+
+/** Exit 2 for what the user can fix on the command line; an unknown ID is exit 1, like `status`'s. */
+function isBadInput(err: unknown): boolean {
+  if (err instanceof DeadLetterError) return err.type !== ErrorType.DlqEntryNotFound;
+  return badInput.some((kind) => err instanceof kind);
+}
 
 function buildProgram(): Command {
   const program = new Command('jobctl')
@@ -116,6 +122,6 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     const message = err instanceof JobsError || err instanceof UsageError || err instanceof JobFailedError ? err.message : `jobctl: ${describe(err)}`;
     console.error(sanitizeForTerminal(message));
-    return badInput.some((kind) => err instanceof kind) ? 2 : 1;
+    return isBadInput(err) ? 2 : 1;
   }
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, isGrpcServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type WorkflowExecutionDescription, type WorkflowHandle } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
-import { registry, type JobPayloadInput, type JobType } from '../jobs/registry';
+import { definitionForWorkflowType, registry, type JobPayloadInput, type JobType } from '../jobs/registry';
 import { loadConfig, type Config, type ConfigOverrides } from '../shared/config';
-import { IdConflictError, JobNotFoundError, UnreachableError } from '../shared/errors';
+import { IdConflictError, JobClosedError, JobNotFoundError, UnreachableError } from '../shared/errors';
 import { payloadHash } from '../shared/payload-hash';
 import { connectionOptions } from '../shared/temporal-connection';
 import { jobStateMemoKey, jobStateQuery, type JobState } from '../workflows/job-state';
@@ -91,7 +91,8 @@ export class JobClient {
       const handle = this.temporal.workflow.getHandle(id);
       const existing = await handle.describe();
       const hash = existing.memo?.[payloadHashMemoKey];
-      if (existing.type !== registry[type].workflowType || (hash !== undefined && hash !== payloadHash(parsed))) throw new IdConflictError(id);
+      if (existing.type !== registry[type].workflowType) throw new IdConflictError(id, definitionForWorkflowType(existing.type)?.type ?? existing.type);
+      if (hash !== undefined && hash !== payloadHash(parsed)) throw new IdConflictError(id);
       return { id, existed: true, handle };
     }
   }
@@ -120,10 +121,16 @@ export class JobClient {
 
   /**
    * Asks a job to stop. Its current attempt is cancelled, completed steps are compensated, and the
-   * job ends as cancelled (not dead-lettered). Cancelling a closed job changes nothing.
+   * job ends as cancelled (not dead-lettered). Throws {@link JobClosedError} for a job that has
+   * already finished.
    */
   async cancel(id: string): Promise<void> {
-    await this.notFoundAs(id, () => this.temporal.workflow.getHandle(id).cancel());
+    await this.notFoundAs(id, async () => {
+      const handle = this.temporal.workflow.getHandle(id);
+      const { status } = await handle.describe();
+      if (status.name !== 'RUNNING') throw new JobClosedError(id, status.name.toLowerCase().replace('canceled', 'cancelled'));
+      await handle.cancel();
+    });
   }
 
   /** Lists jobs from Temporal's visibility store, newest first. */

@@ -45,11 +45,21 @@ export function listQuery(options: ListJobsOptions): string {
   return clauses.join(' AND ');
 }
 
-/** Lists jobs from Temporal's visibility store (eventually consistent: a job shows up within a second or so). */
+/**
+ * Lists jobs from Temporal's visibility store (eventually consistent: a job shows up within a
+ * second or so), one row per job: visibility has a row per run, so earlier runs of a redriven job
+ * and the continue-as-new runs of a long one are left out, and a closed status is checked against
+ * the job's latest run.
+ */
 export async function listJobs(client: Client, options: ListJobsOptions = {}): Promise<JobSummary[]> {
   const limit = options.limit ?? 50;
   const jobs: JobSummary[] = [];
+  const seen = new Set<string>();
   for await (const execution of client.workflow.list({ query: listQuery(options), pageSize: Math.min(limit, 1000) })) {
+    // Newest first, so the first row of an ID is its newest run that matches the filter.
+    if (seen.has(execution.workflowId)) continue;
+    seen.add(execution.workflowId);
+    if (options.status && options.status !== 'running' && (await client.workflow.getHandle(execution.workflowId).describe()).runId !== execution.runId) continue;
     const summary: JobSummary = {
       id: execution.workflowId,
       type: definitionForWorkflowType(execution.type)?.type ?? execution.type,

@@ -19,6 +19,8 @@ export const ErrorType = {
   Unreachable: 'jobs:unreachable',
   /** No job with that ID exists. */
   JobNotFound: 'jobs:job-not-found',
+  /** The job has already finished. */
+  JobClosed: 'jobs:job-closed',
   /** The mail server answered 4xx or could not be reached: retried. */
   SmtpTransient: 'jobs:smtp-transient',
   /** The mail server answered 5xx: a permanent rejection, never retried. */
@@ -128,8 +130,28 @@ export class UnreachableError extends JobsError {
 
 /** A job ID is already used by a job with a different payload; nothing was enqueued. */
 export class IdConflictError extends JobsError {
-  constructor(readonly jobId: string) {
-    super(ErrorType.IdConflict, `job ID "${jobId}" is already used by a job with a different payload; choose another ID, or enqueue the same payload to get the existing job`);
+  constructor(
+    readonly jobId: string,
+    /** The type of the job that holds the ID, when it differs from the one enqueued. */
+    readonly existingType?: string,
+  ) {
+    super(
+      ErrorType.IdConflict,
+      existingType
+        ? `job ID "${jobId}" is already used by a ${existingType} job; choose another ID`
+        : `job ID "${jobId}" is already used by a job with a different payload; choose another ID, or enqueue the same payload to get the existing job`,
+    );
+  }
+}
+
+/** The job has already finished, so the operation (e.g. cancel) has nothing to act on. */
+export class JobClosedError extends JobsError {
+  constructor(
+    readonly jobId: string,
+    /** Its final status, e.g. `completed`. */
+    readonly status: string,
+  ) {
+    super(ErrorType.JobClosed, `job "${jobId}" has already ${status === 'completed' ? 'completed' : `ended (${status})`}; there is nothing to cancel`);
   }
 }
 

@@ -6,6 +6,7 @@ import type { Config } from '../shared/config';
 import { describe } from '../shared/errors';
 import { isListening } from '../shared/net';
 import { customSearchAttributes } from '../shared/search-attributes';
+import { forgetDevServer, recordDevServer, stopLeftoverDevServer } from './leftover-dev-server';
 
 /** A running `temporal server start-dev`. */
 export interface DevServer {
@@ -21,9 +22,12 @@ export interface DevServer {
  * Starts the Temporal dev server from the `temporal` CLI, persisting to `<dataDir>/temporal.db` so
  * jobs survive a restart, and waits until it answers.
  */
-export async function startDevServer(cliPath: string, config: Config, readyTimeoutMs = 60_000): Promise<DevServer> {
+export async function startDevServer(cliPath: string, config: Config, readyTimeoutMs = 60_000, log: (line: string) => void = () => {}): Promise<DevServer> {
   await mkdir(config.dataDir, { recursive: true });
   const address = `${config.devServerIp}:${config.devServerPort}`;
+  const dbFile = path.join(config.dataDir, 'temporal.db');
+  const leftover = await stopLeftoverDevServer(config.dataDir, dbFile);
+  if (leftover !== undefined) log(`stopped the dev server (pid ${leftover}) that an earlier, killed npm start left running on ${dbFile}`);
   // Otherwise the readiness check below could find some other server and call it ours.
   for (const [port, env] of [[config.devServerPort, 'DEV_SERVER_PORT'], [config.devServerUiPort, 'DEV_SERVER_UI_PORT']] as const) {
     if (await isListening(config.devServerIp, port)) {
@@ -37,7 +41,7 @@ export async function startDevServer(cliPath: string, config: Config, readyTimeo
     '--ip', config.devServerIp,
     '--port', String(config.devServerPort),
     '--ui-port', String(config.devServerUiPort),
-    '--db-filename', path.join(config.dataDir, 'temporal.db'),
+    '--db-filename', dbFile,
     '--namespace', config.namespace,
     '--log-level', 'error',
     ...Object.entries(customSearchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
@@ -45,12 +49,14 @@ export async function startDevServer(cliPath: string, config: Config, readyTimeo
   // Its own process group: a terminal's Ctrl-C reaches only us, so the worker drains before the server stops.
   const child = spawn(cliPath, args, { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  if (child.pid !== undefined) await recordDevServer(config.dataDir, child.pid);
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
 
   const stop = async () => {
     process.removeListener('exit', killOnExit);
     await terminate(child, exited);
+    await forgetDevServer(config.dataDir);
   };
   try {
     await waitUntilReady(address, exited, readyTimeoutMs);

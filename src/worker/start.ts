@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   if (config.temporalAddress === undefined) {
     const cli = await provisionTemporalCli({ ...config, log: (line, level) => logger[level](line) });
     logger.info({ path: cli.value, via: cli.route }, 'temporal-cli:ready');
-    devServer = await startDevServer(cli.value, config);
+    devServer = await startDevServer(cli.value, config, undefined, (line) => logger.warn(line));
     logger.info({ address: devServer.address, ui: devServer.uiUrl, db: `${config.dataDir}/temporal.db` }, 'dev-server:started');
   }
   process.removeListener('SIGINT', early).removeListener('SIGTERM', early);
@@ -31,17 +31,24 @@ async function main(): Promise<void> {
   try {
     await runWorker(config, logger, () => {
       const ui = devServer?.uiUrl ?? '(your cluster’s Temporal UI)';
+      // jobctl reads the same settings: spell out those that differ from its defaults.
+      const jobctl = [
+        temporalAddress(config) !== '127.0.0.1:7233' ? `TEMPORAL_ADDRESS=${temporalAddress(config)}` : '',
+        config.namespace !== 'default' ? `TEMPORAL_NAMESPACE=${config.namespace}` : '',
+        config.taskQueue !== 'durable-jobs' ? `TEMPORAL_TASK_QUEUE=${config.taskQueue}` : '',
+        'npx jobctl',
+      ].filter(Boolean).join(' ');
       console.log(
         [
           '',
           `durable-jobs is running against Temporal at ${temporalAddress(config)} (namespace ${config.namespace}, task queue ${config.taskQueue}).`,
           `  Web UI:     ${ui}`,
-          `  Enqueue:    npx jobctl enqueue send-email '{"to":"ada@example.com","subject":"Hi","body":"Hello","userId":"u1"}'`,
-          `              npx jobctl enqueue process-payment '{"paymentId":"p-1","fromAccount":"alice","toAccount":"bob","amount":1250,"currency":"EUR"}'`,
-          `  Status:     npx jobctl status <job-id>`,
+          `  Enqueue:    ${jobctl} enqueue send-email '{"to":"ada@example.com","subject":"Hi","body":"Hello","userId":"u1"}'`,
+          `              ${jobctl} enqueue process-payment '{"paymentId":"p-1","fromAccount":"alice","toAccount":"bob","amount":1250,"currency":"EUR"}'`,
+          `  Status:     ${jobctl} status <job-id>`,
           `  Outbox:     ${config.smtpUrl ? config.smtpUrl.replace(/\/\/[^@]*@/, '//***@') : config.outboxDir}`,
           `  Database:   ${redactDatabaseUrl(config.databaseUrl)}`,
-          '  Failed jobs: npx jobctl dlq list',
+          `  Failed jobs: ${jobctl} dlq list`,
           '  Stop:       Ctrl-C (the worker drains, then the server stops)',
           '',
         ].join('\n'),

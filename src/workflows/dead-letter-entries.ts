@@ -14,6 +14,8 @@ export interface AuditRecord {
   result: string;
   /** The operator's reason, or the error type for `dead-lettered`. */
   detail?: string;
+  /** For a patched redrive: the JSON Merge Patch applied to the payload before it. */
+  patch?: unknown;
 }
 
 /** A failed job, as the hand-off activity reports it to the DLQ. */

@@ -24,6 +24,7 @@ import {
   groupEntries,
   pruneEntries,
   selectEntries,
+  type AuditRecord,
   type DeadLetterEntry,
   type DeadLetterFilter,
   type DeadLetterGroup,
@@ -111,7 +112,9 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput): Promis
         // If the restarted job already failed again, its new entry replaced this one: keep that.
         const current = state.entries[id] ?? entry;
         if (current === entry) Object.assign(entry, { status: 'redriven', payload });
-        current.audit = appendAudit(current.audit, { at: now(), action: 'redrive', result: `started run ${runId}`, detail: reason ?? (patch === undefined ? undefined : 'payload patched') });
+        const record: AuditRecord = { at: now(), action: 'redrive', result: `started run ${runId}`, detail: reason };
+        if (patch !== undefined) record.patch = patch;
+        current.audit = appendAudit(current.audit, record);
         return { id, runId };
       } catch (err) {
         entry.status = 'dead-lettered';

@@ -138,4 +138,75 @@ describe('npm start against a real Temporal dev server', function () {
     assert.equal(down.code, 1);
     assert.match(down.stderr, /jobs:unreachable: cannot reach Temporal/);
   });
+  it('runs a payment that fails for good through compensation, the DLQ and a patched redrive, with jobctl list, cancel and dlq', async () => {
+    await start();
+    const paymentId = uniqueId('it-pay');
+    const id = `payment:${paymentId}`;
+    const pay = JSON.stringify({ paymentId, fromAccount: 'alice', toAccount: 'nobody', amount: 1250, currency: 'EUR' });
+    const enqueued = await ctl('enqueue', 'process-payment', pay);
+    assert.equal(enqueued.code, 0, enqueued.stderr);
+    assert.equal(enqueued.stdout.trim(), id, 'the job ID defaults to payment:<paymentId>');
+    const failed = await ctl('result', id);
+    assert.equal(failed.code, 1);
+    assert.match(failed.stderr, /jobs:unknown-account/);
+
+    const status = JSON.parse((await ctl('status', id, '--json')).stdout);
+    assert.equal(status.status, 'failed');
+    assert.equal(status.step, 'capture');
+    assert.deepEqual(status.compensation, { status: 'done', undone: ['reserve'] });
+
+    const listed = JSON.parse((await ctl('dlq', 'list', '--type', 'process-payment', '--json')).stdout) as { id: string; status: string; error: { type: string } }[];
+    assert.deepEqual(listed.filter((e) => e.id === id).map((e) => [e.status, e.error.type]), [['dead-lettered', 'jobs:unknown-account']]);
+    const groups = await ctl('dlq', 'groups');
+    assert.equal(groups.code, 0, groups.stderr);
+    assert.match(groups.stdout, /jobs:unknown-account/);
+
+    const badPatch = await ctl('dlq', 'redrive', id, '--patch', '{"amount":-5}');
+    assert.equal(badPatch.code, 2);
+    assert.match(badPatch.stderr, /payload\.amount/);
+    const dry = await ctl('dlq', 'redrive', '--all', '--dry-run');
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /dry run: would redrive/);
+    const redriven = await ctl('dlq', 'redrive', id, '--patch', '{"toAccount":"bob"}', '--reason', 'typo in account');
+    assert.equal(redriven.code, 0, redriven.stderr);
+    assert.match(redriven.stdout, /redriven \(run /);
+    const done = await ctl('result', id);
+    assert.equal(done.code, 0, done.stderr);
+    assert.equal(JSON.parse(done.stdout).toAccount, 'bob');
+
+    const shown = JSON.parse((await ctl('dlq', 'show', id)).stdout) as { status: string; audit: { action: string; detail?: string; patch?: unknown }[] };
+    assert.equal(shown.status, 'redriven');
+    assert.deepEqual(shown.audit.at(-1), { ...shown.audit.at(-1), action: 'redrive', detail: 'typo in account', patch: { toAccount: 'bob' } });
+
+    // Visibility is eventually consistent: give it a moment to index the redriven run.
+    let rows: { id: string; status: string }[] = [];
+    for (let i = 0; i < 50 && !rows.some((r) => r.id === id && r.status === 'completed'); i++) {
+      rows = JSON.parse((await ctl('list', '--type', 'process-payment', '--json')).stdout);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.deepEqual(rows.filter((r) => r.id === id).map((r) => r.status), ['completed'], 'one row per job: its latest run');
+
+    const cancelDone = await ctl('cancel', id);
+    assert.equal(cancelDone.code, 1);
+    assert.match(cancelDone.stderr, /jobs:job-closed: .*already completed/);
+    const missing = await ctl('dlq', 'show', uniqueId('nobody'));
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /jobs:dlq-entry-not-found/);
+
+    const page = await renderedDom(`http://127.0.0.1:${uiPort}/namespaces/default/workflows/${encodeURIComponent(id)}`);
+    assert.match(page, /pay 12\.50 EUR alice → bob/, 'the Web UI shows the job summary');
+  });
+
+  it('after npm start is killed with SIGKILL, the next start replaces the dev server it left behind', async () => {
+    const first = await start();
+    first.child.kill('SIGKILL');
+    await first.exited;
+    assert.ok(await isListening(grpcPort), 'the dev server outlived the killed npm start');
+    const second = await start();
+    assert.match(second.output(), /stopped the dev server \(pid \d+\) that an earlier, killed npm start left running/);
+    const id = uniqueId('after-kill');
+    const enqueued = await ctl('enqueue', 'send-email', payload, '--id', id);
+    assert.equal(enqueued.code, 0, enqueued.stderr);
+    assert.equal((await ctl('result', id)).code, 0);
+  });
 });

@@ -135,6 +135,7 @@ describe('dead-letter queue (real dev server)', function () {
       refusing = false;
       const outcomes = await jobs.deadLetters.redriveMany(group, { patch: { subject: 'Patched' }, ratePerSecond: 4 });
       assert.ok(outcomes.every((o) => o.runId && !o.error), JSON.stringify(outcomes));
+      assert.deepEqual((await jobs.deadLetters.show(outcomes[0]!.id)).audit.at(-1)!.patch, { subject: 'Patched' }, 'the audit trail keeps the patch');
       const starts = outcomes.map((o) => Date.parse(o.startedAt!));
       starts.slice(1).forEach((t, i) => assert.ok(t - starts[i]! >= 240, `restarts ${i} and ${i + 1} were ${t - starts[i]!} ms apart at 4/s`));
       for (const o of outcomes) {
