@@ -146,6 +146,9 @@ describe('npm start against a real Temporal dev server', function () {
     const enqueued = await ctl('enqueue', 'process-payment', pay);
     assert.equal(enqueued.code, 0, enqueued.stderr);
     assert.equal(enqueued.stdout.trim(), id, 'the job ID defaults to payment:<paymentId>');
+    const conflict = await ctl('enqueue', 'process-payment', pay.replace('1250', '1300'));
+    assert.equal(conflict.code, 2);
+    assert.match(conflict.stderr, new RegExp(`jobs:id-conflict: job ID "${id}" is already used by a job with a different payload`));
     const failed = await ctl('result', id);
     assert.equal(failed.code, 1);
     assert.match(failed.stderr, /jobs:unknown-account/);
