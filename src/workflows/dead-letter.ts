@@ -17,6 +17,7 @@ import { presetOptions } from '../jobs/definition';
 import { isJobType, registry } from '../jobs/registry';
 import { ErrorType, formatIssues, issuesFromZod } from '../shared/errors';
 import { mergePatch } from '../shared/merge-patch';
+import { packState, unpackState } from './packed-state';
 import {
   appendAudit,
   applyDeadLetter,
@@ -37,7 +38,7 @@ import {
 export interface DeadLetterWorkflowInput {
   /** The job type whose failures this DLQ holds. */
   type: string;
-  /** The entries carried over from the previous run. @defaultValue none */
+  /** Entries carried over by a run that did not pack them (the workflow's second argument packs them now). @defaultValue none */
   entries?: DeadLetterState['entries'];
   /** Continue as new after this many history events, or when Temporal suggests it. @defaultValue 10000 */
   continueAsNewAfterEvents?: number;
@@ -88,10 +89,11 @@ const dayMs = 24 * 60 * 60 * 1000;
 /**
  * The dead-letter queue of one job type: a long-running workflow that holds the jobs that failed
  * for good, and the operations an operator runs on them. Continues as new to keep its history
- * bounded; signals and updates that arrive during the hand-over are handled before it.
+ * bounded, carrying its entries gzipped in its second argument (Temporal caps that input at 2 MB);
+ * signals and updates that arrive during the hand-over are handled before it.
  */
-export async function deadLetterWorkflow(input: DeadLetterWorkflowInput): Promise<void> {
-  const state: DeadLetterState = { entries: input.entries ?? {} };
+export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedEntries?: Uint8Array): Promise<void> {
+  const state: DeadLetterState = { entries: packedEntries ? unpackState<DeadLetterState['entries']>(packedEntries) : (input.entries ?? {}) };
   const now = () => new Date().toISOString();
 
   setHandler(deadLetterSignal, (entry) => {
@@ -142,7 +144,7 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput): Promis
   await condition(allHandlersFinished);
   const cutoff = new Date(Date.now() - (input.retainClosedEntriesDays ?? 30) * dayMs).toISOString();
   pruneEntries(state, cutoff);
-  await continueAsNew<typeof deadLetterWorkflow>({ ...input, entries: state.entries });
+  await continueAsNew<typeof deadLetterWorkflow>({ ...input, entries: undefined }, packState(state.entries));
 }
 
 /** The entry of a job that is in the DLQ now; rejects the operation otherwise. */

@@ -6,18 +6,19 @@ import { startDeadLetterQueue } from '../../src/activities/dead-letter';
 import { JobClient } from '../../src/client/job-client';
 import { deadLetterWorkflowId } from '../../src/jobs/dead-letter';
 import { type TestDb } from '../helpers/db';
-import { startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { createActivities, createJobsWorker, testActivityDeps } from '../helpers/worker';
 import { waitFor } from '../helpers/dlq';
 
-// The DLQ's capacity and its continue-as-new hand-over, driven by signals and read by queries.
-describe('dead-letter queue capacity (time-skipping)', function () {
+// The DLQ's capacity and its continue-as-new hand-over, driven by signals and read by queries, on a
+// real dev server: the time-skipping server does not enforce the 2 MB continue-as-new input limit.
+describe('dead-letter queue capacity (real dev server)', function () {
   let env: TestWorkflowEnvironment;
   let bundle: WorkflowBundleWithSourceMap;
   let testDb: TestDb;
 
   before(async () => {
-    ({ env, bundle, testDb } = await startJobsTestEnv());
+    ({ env, bundle, testDb } = await startJobsTestEnv(startDevServerEnv));
   });
   after(async () => {
     await stopJobsTestEnv({ env, testDb });
