@@ -86,6 +86,9 @@ const { restartJob } = proxyActivities<Activities>(presetOptions(deadLetterPrese
 
 const dayMs = 24 * 60 * 60 * 1000;
 
+/** Packed state size past which the DLQ warns that it is filling up (Temporal's limit is 2 MB). */
+const nearCapacityBytes = 1_200_000;
+
 /**
  * The dead-letter queue of one job type: a long-running workflow that holds the jobs that failed
  * for good, and the operations an operator runs on them. Continues as new to keep its history
@@ -144,7 +147,10 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
   await condition(allHandlersFinished);
   const cutoff = new Date(Date.now() - (input.retainClosedEntriesDays ?? 30) * dayMs).toISOString();
   pruneEntries(state, cutoff);
-  await continueAsNew<typeof deadLetterWorkflow>({ ...input, entries: undefined }, packState(state.entries));
+  const packed = packState(state.entries);
+  // Past 2 MB Temporal refuses the hand-over and the DLQ stalls: warn while there is room to act.
+  if (packed.length > nearCapacityBytes) log.warn('dlq:near-capacity', { jobType: input.type, bytes: packed.length, entries: Object.keys(state.entries).length });
+  await continueAsNew<typeof deadLetterWorkflow>({ ...input, entries: undefined }, packed);
 }
 
 /** The entry of a job that is in the DLQ now; rejects the operation otherwise. */
