@@ -41,7 +41,8 @@ export function addDeadLetterCommands(program: Command): void {
     .option('--json', 'print as JSON')
     .action(async (opts: { type?: JobType; json?: boolean }) => {
       const groups = await withClient((c) => c.deadLetters.groups(opts.type));
-      console.log(opts.json ? JSON.stringify(groups, null, 2) : formatTable(groups, ['fingerprint', 'count', 'type', 'fingerprintText']));
+      const rows = groups.map((g) => ({ ...g, sample: g.sample.slice(0, 100) }));
+      console.log(opts.json ? JSON.stringify(groups, null, 2) : formatTable(rows, ['fingerprint', 'count', 'type', 'errorType', 'sample']));
     });
 
   dlq

@@ -94,9 +94,10 @@ function buildProgram(): Command {
       const rows = await withClient(async (client) => {
         if (opts.status !== 'dead-lettered') return client.list({ type: opts.type, status: opts.status, limit });
         const entries = await client.deadLetters.list({ type: opts.type });
-        return entries.slice(0, limit).map((e) => ({ id: e.id, type: e.type, status: 'dead-lettered', createdAt: e.firstFailedAt, closedAt: e.lastFailedAt }));
+        // The DLQ knows when a job failed, not when it was enqueued (`jobctl status` has that).
+        return entries.slice(0, limit).map((e) => ({ id: e.id, type: e.type, status: 'dead-lettered', closedAt: e.lastFailedAt }));
       });
-      console.log(opts.json ? JSON.stringify(rows, null, 2) : formatTable(rows, ['id', 'type', 'status', 'createdAt', 'closedAt']));
+      console.log(opts.json ? JSON.stringify(rows, null, 2) : formatTable(rows as { id: string; type: string; status: string; createdAt?: string; closedAt?: string }[], ['id', 'type', 'status', 'createdAt', 'closedAt']));
     });
 
   addDeadLetterCommands(program);
