@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import os from 'node:os';
 import { historyTail } from '../../src/client/history';
 import { JobClient } from '../../src/client/job-client';
-import { type JobsTestEnv, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { createTestWorker, type JobsTestEnv, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { makeRecords, startSyncSource, type TestSyncSource } from '../helpers/sync-source';
-import { createActivities, createJobsWorker, testActivityDeps } from '../helpers/worker';
+import { createActivities, testActivityDeps } from '../helpers/worker';
 
 // A real dev server: it serves the reverse-history call that keeps `jobctl status` cheap on a long
 // history (the time-skipping server does not, and gets the whole history instead).
@@ -25,7 +25,7 @@ describe('job record on a long history (real dev server)', function () {
   it('reads only the tail of the history, yet reports the attempts, state and first-run payload', async () => {
     const taskQueue = uniqueId('tq');
     const deps = testActivityDeps(t.env, taskQueue, t.testDb.db, { reportsDir: os.tmpdir(), syncSourceUrl: source.url });
-    const worker = await createJobsWorker(t.env, t.bundle, taskQueue, createActivities(deps));
+    const worker = await createTestWorker(t.env, t.bundle, { taskQueue, activities: createActivities(deps) });
     const jobs = new JobClient(t.env.client, { taskQueue });
     source.setRecords('long', makeRecords(200));
     const payload = { source: 'long', pageSize: 1, pagesPerRun: 1000 };

@@ -6,8 +6,8 @@ import { startDeadLetterQueue } from '../../src/activities/dead-letter';
 import { JobClient } from '../../src/client/job-client';
 import { deadLetterWorkflowId } from '../../src/jobs/dead-letter';
 import { type TestDb } from '../helpers/db';
-import { startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
-import { createActivities, createJobsWorker, testActivityDeps } from '../helpers/worker';
+import { createTestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { createActivities, testActivityDeps } from '../helpers/worker';
 import { waitFor } from '../helpers/dlq';
 
 // The DLQ's capacity and its continue-as-new hand-over, driven by signals and read by queries, on a
@@ -26,7 +26,7 @@ describe('dead-letter queue capacity (real dev server)', function () {
 
   async function setUp() {
     const taskQueue = uniqueId('tq');
-    const worker = await createJobsWorker(env, bundle, taskQueue, createActivities(testActivityDeps(env, taskQueue, testDb.db, { reportsDir: os.tmpdir() })));
+    const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(testActivityDeps(env, taskQueue, testDb.db, { reportsDir: os.tmpdir() })) });
     return { worker, taskQueue };
   }
 

@@ -7,9 +7,9 @@ import { DeadLetterError } from '../../src/client/dead-letters';
 import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { deadLetterEntries, waitFor } from '../helpers/dlq';
-import { startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { createTestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
-import { createActivities, createJobsWorker, testActivityDeps } from '../helpers/worker';
+import { createActivities, testActivityDeps } from '../helpers/worker';
 
 const payload = (to: string) => ({ to, subject: 'Hello', body: 'Hi', userId: 'u1' });
 
@@ -38,7 +38,7 @@ describe('dead-letter queue (real dev server)', function () {
   async function setUp(): Promise<{ jobs: JobClient; worker: Worker; taskQueue: string }> {
     const taskQueue = uniqueId('tq');
     const deps = { ...testActivityDeps(env, taskQueue, testDb.db, { reportsDir: os.tmpdir() }), email: { smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' } };
-    const worker = await createJobsWorker(env, bundle, taskQueue, createActivities(deps));
+    const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(deps) });
     return { jobs: new JobClient(env.client, { taskQueue }), worker, taskQueue };
   }
 

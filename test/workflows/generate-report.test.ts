@@ -16,8 +16,8 @@ import type { GenerateReportResult } from '../../src/jobs/generate-report';
 import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { deadLetterEntries } from '../helpers/dlq';
-import { startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
-import { createActivities, createJobsWorker, testActivityDeps } from '../helpers/worker';
+import { createTestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { createActivities, testActivityDeps } from '../helpers/worker';
 
 const jan = { from: '2026-01-01', to: '2026-02-01' };
 
@@ -55,7 +55,7 @@ describe('generate-report job (time-skipping)', function () {
     const taskQueue = uniqueId('tq');
     const dir = await mkdtemp(path.join(os.tmpdir(), 'reports-'));
     const deps = testActivityDeps(env, taskQueue, db, { reportsDir: reportsDir ?? dir });
-    const worker = await createJobsWorker(env, bundle, taskQueue, wrap({ ...createActivities(deps), ...createReportsActivities(deps, options) }));
+    const worker = await createTestWorker(env, bundle, { taskQueue, activities: wrap({ ...createActivities(deps), ...createReportsActivities(deps, options) }) });
     return { dir, worker, jobs: new JobClient(env.client, { taskQueue }), prefix: `${uniqueId('w')}-` };
   }
 

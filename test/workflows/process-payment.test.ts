@@ -15,8 +15,8 @@ import type { ProcessPaymentResult } from '../../src/jobs/process-payment';
 import { ErrorType } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { deadLetterEntries } from '../helpers/dlq';
-import { startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
-import { createActivities, createJobsWorker, testActivityDeps } from '../helpers/worker';
+import { createTestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { createActivities, testActivityDeps } from '../helpers/worker';
 
 type Activities = ReturnType<typeof createActivities>;
 type PaymentActivity = 'reserveFunds' | 'capturePayment' | 'releaseHold' | 'reverseCapture' | 'cancelHold';
@@ -60,7 +60,7 @@ describe('process-payment job (time-skipping, SQLite)', function () {
       return result;
     };
     const activities = { ...real, ...Object.fromEntries((['reserveFunds', 'capturePayment', 'releaseHold', 'reverseCapture', 'cancelHold'] as const).map((n) => [n, wrap(n)])) };
-    const worker: Worker = await createJobsWorker(env, bundle, taskQueue, activities);
+    const worker: Worker = await createTestWorker(env, bundle, { taskQueue, activities: activities });
     return { worker, jobs: new JobClient(env.client, { taskQueue }), calls, taskQueue };
   }
 

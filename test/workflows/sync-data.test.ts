@@ -17,9 +17,9 @@ import { deadLetterEntriesQuery } from '../../src/workflows/dead-letter';
 import { jobStateMemoKey, type JobState } from '../../src/workflows/job-state';
 import { requestStopSignal, setPageSizeSignal } from '../../src/workflows/sync-data';
 import { type TestDb } from '../helpers/db';
-import { startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { createTestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { makeRecords, startSyncSource, type TestSyncSource } from '../helpers/sync-source';
-import { createActivities, createJobsWorker, testActivityDeps } from '../helpers/worker';
+import { createActivities, testActivityDeps } from '../helpers/worker';
 
 type SyncPage = (input: SyncPageInput) => Promise<SyncPageResult>;
 
@@ -46,7 +46,7 @@ describe('sync-data job (time-skipping)', function () {
     const deps = testActivityDeps(env, taskQueue, testDb.db, { reportsDir: await mkdtemp(path.join(os.tmpdir(), 'sync-')), syncSourceUrl: http.url });
     const real = createActivities(deps);
     const activities = wrap ? { ...real, syncPage: wrap(real.syncPage) } : real;
-    const worker: Worker = await createJobsWorker(env, bundle, taskQueue, activities);
+    const worker: Worker = await createTestWorker(env, bundle, { taskQueue, activities: activities });
     return { taskQueue, source, id: uniqueId('job'), worker, jobs: new JobClient(env.client, { taskQueue }) };
   }
   const requestsOf = (source: string) => http.requests.filter((r) => r.source === source);
