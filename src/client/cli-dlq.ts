@@ -70,6 +70,11 @@ export function addDeadLetterCommands(program: Command): void {
       const ratePerSecond = opts.rate === undefined ? undefined : parseRate(opts.rate);
       const patch = opts.patch === undefined ? undefined : parseJson(opts.patch, '--patch');
       await withClient(async (c) => {
+        if (id !== undefined && !opts.dryRun) {
+          // One job: its own error (not found: exit 1; not dead-lettered or a bad patch: exit 2).
+          const { runId } = await c.deadLetters.redrive(id, { patch, reason: opts.reason });
+          return console.log(opts.json ? JSON.stringify([{ id, runId }], null, 2) : `${id}: redriven (run ${runId})`);
+        }
         const entries: DeadLetterEntry[] = id !== undefined ? [await c.deadLetters.show(id)] : await c.deadLetters.list({ fingerprint: opts.fingerprint });
         const outcomes = await c.deadLetters.redriveMany(entries, { patch, reason: opts.reason, ratePerSecond, dryRun: opts.dryRun });
         if (opts.json) console.log(JSON.stringify(outcomes, null, 2));

@@ -41,7 +41,15 @@ const fields = {
    * Database for the jobs' side effects (ledger, accounts, synced records): `postgres://…` for
    * PostgreSQL, else a SQLite file path. @defaultValue '<DATA_DIR>/jobs.db' (SQLite)
    */
-  databaseUrl: { env: 'DATABASE_URL', schema: z.string().min(1).optional() },
+  databaseUrl: {
+    env: 'DATABASE_URL',
+    schema: z
+      .string()
+      .min(1)
+      // Any other scheme would otherwise become a SQLite file named after the URL.
+      .refine((v) => /^postgres(ql)?:\/\//.test(v) || !/^[a-z][a-z0-9+.-]*:\/\//i.test(v), 'must be a postgres:// or postgresql:// URL, or a SQLite file path')
+      .optional(),
+  },
   /** Directory `generate-report` writes its files to. @defaultValue '<DATA_DIR>/reports' */
   reportsDir: { env: 'REPORTS_DIR', schema: z.string().min(1).optional() },
   /** HTTP JSON source that `sync-data` pulls pages from. @defaultValue unset (sync-data attempts fail with the retryable jobs:missing-config) */
@@ -92,7 +100,9 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     throw new ConfigError(
       result.error.issues.map((issue) => {
         const key = String(issue.path[0]) as keyof Fields;
-        return { path: fields[key]?.env ?? key, message: `${issue.message} (got ${JSON.stringify(raw[key])})` };
+        // A URL's password never reaches the message (it ends up in logs).
+        const got = JSON.stringify(raw[key])?.replace(/(\/\/[^:/@"]*:)[^@"]*@/, '$1***@');
+        return { path: fields[key]?.env ?? key, message: `${issue.message} (got ${got})` };
       }),
     );
   }

@@ -189,6 +189,12 @@ describe('npm start against a real Temporal dev server', function () {
     }
     assert.deepEqual(rows.filter((r) => r.id === id).map((r) => r.status), ['completed'], 'one row per job: its latest run');
 
+    for (const op of [['redrive', id], ['discard', id]]) {
+      const again = await ctl('dlq', ...op);
+      assert.equal(again.code, 2, `dlq ${op[0]} of a redriven entry: ${again.stderr}`);
+      assert.match(again.stderr, /jobs:dlq-invalid-state: .*redriven, not dead-lettered/);
+    }
+
     const cancelDone = await ctl('cancel', id);
     assert.equal(cancelDone.code, 1);
     assert.match(cancelDone.stderr, /jobs:job-closed: .*already completed/);

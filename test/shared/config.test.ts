@@ -35,6 +35,15 @@ describe('loadConfig', () => {
     assert.match(err.message, /DEV_SERVER_PORT: .*"abc"/);
   });
 
+  it('refuses a DATABASE_URL of another scheme, without echoing its password', () => {
+    assert.throws(
+      () => loadConfig({}, { DATABASE_URL: 'mysql://app:s3cret@db/jobs' }),
+      (err: unknown) => err instanceof ConfigError && /DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL, or a SQLite file path \(got "mysql:\/\/app:\*\*\*@db\/jobs"\)/.test(err.message) && !err.message.includes('s3cret'),
+    );
+    assert.equal(loadConfig({}, { DATABASE_URL: 'postgresql://app:pw@db/jobs' }).databaseUrl, 'postgresql://app:pw@db/jobs');
+    assert.equal(loadConfig({}, { DATABASE_URL: '/var/lib/jobs.db' }).databaseUrl, '/var/lib/jobs.db');
+  });
+
   it('turns TLS on when an API key is given', () => {
     assert.equal(loadConfig({}, { TEMPORAL_API_KEY: 'k' }).tls, true);
   });
