@@ -27,17 +27,28 @@ interface NodemailerError {
 }
 
 /**
- * Sorts a nodemailer error into a Temporal failure: 4xx replies and network trouble are retryable
- * (`jobs:smtp-transient`); 5xx replies are permanent (`jobs:smtp-rejected`, or
- * `jobs:invalid-address` when the server refuses the address itself).
+ * Sorts a nodemailer error into a Temporal failure by the SMTP command that failed, then the reply:
+ * - the login (`AUTH …`) or the sender (`MAIL FROM`) refused: our configuration is wrong
+ *   (`SMTP_URL` credentials, `EMAIL_FROM`), which an operator fixes, so it is retried
+ *   (`jobs:smtp-config`) and the jobs go through once it is fixed;
+ * - a recipient refused (`RCPT TO`, 5xx): `jobs:invalid-address`, never retried;
+ * - the message refused (`DATA`, or any other 5xx): `jobs:smtp-rejected`, never retried;
+ * - 4xx replies and network trouble: `jobs:smtp-transient`, retried.
  */
 export function classifySmtpError(err: unknown): ApplicationFailure {
   const e = (typeof err === 'object' && err !== null ? err : {}) as NodemailerError;
   const reply = e.responseCode;
+  const command = e.command ?? '';
+  if (e.code === 'EAUTH' || command.startsWith('AUTH')) {
+    return retryable(ErrorType.SmtpConfig, `mail server refused the login${reply ? ` (${reply})` : ''}; check the credentials in SMTP_URL: ${describe(err)}`, err);
+  }
   if (reply !== undefined && reply >= 500) {
-    const refusesAddress = e.code === 'EENVELOPE' && addressReplyCodes.has(reply);
-    const type = refusesAddress ? ErrorType.InvalidAddress : ErrorType.SmtpRejected;
-    return nonRetryable(type, `mail server rejected the message permanently (${reply}): ${describe(err)}`, err);
+    if (command === 'MAIL FROM' && e.code === 'EENVELOPE') {
+      return retryable(ErrorType.SmtpConfig, `mail server refused the sender (${reply}); check EMAIL_FROM: ${describe(err)}`, err);
+    }
+    const refusesAddress = e.code === 'EENVELOPE' && (command === 'RCPT TO' || (command === '' && addressReplyCodes.has(reply)));
+    if (refusesAddress) return nonRetryable(ErrorType.InvalidAddress, `mail server refused the recipient (${reply}): ${describe(err)}`, err);
+    return nonRetryable(ErrorType.SmtpRejected, `mail server rejected the message permanently (${reply}): ${describe(err)}`, err);
   }
   if (reply !== undefined && reply >= 400) {
     return retryable(ErrorType.SmtpTransient, `mail server deferred the message (${reply}): ${describe(err)}`, err);

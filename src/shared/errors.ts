@@ -25,6 +25,8 @@ export const ErrorType = {
   SmtpTransient: 'jobs:smtp-transient',
   /** The mail server answered 5xx: a permanent rejection, never retried. */
   SmtpRejected: 'jobs:smtp-rejected',
+  /** The mail server refused our login or our sender: a configuration to fix, so retried until it is. */
+  SmtpConfig: 'jobs:smtp-config',
   /** A recipient address is malformed or refused as such: never retried. */
   InvalidAddress: 'jobs:invalid-address',
   /** An unclassified error thrown by an activity: retried on the job's schedule. */

@@ -82,4 +82,30 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     assert.equal(err.type, ErrorType.SmtpTransient);
     assert.equal(err.nextRetryDelay, '1s');
   });
+
+  describe('against a real SMTP server, classified by the command it refused', () => {
+    const cases = [
+      ['a refused login (535, a rotated password)', { login: { user: 'jobs', pass: 'new-password' } }, 'smtp://jobs:old-password@', ErrorType.SmtpConfig, false],
+      ['a refused sender (550 at MAIL FROM)', { stage: 'MAIL FROM' }, 'smtp://', ErrorType.SmtpConfig, false],
+      ['a refused recipient (550 at RCPT TO)', { stage: 'RCPT TO' }, 'smtp://', ErrorType.InvalidAddress, true],
+      ['a refused message (554 at DATA)', { stage: 'DATA' }, 'smtp://', ErrorType.SmtpRejected, true],
+    ] as const;
+    for (const [name, options, scheme, type, nonRetryable] of cases) {
+      it(`${name} → ${type}${nonRetryable ? ' (non-retryable)' : ' (retried)'}`, async () => {
+        const code = 'stage' in options && options.stage === 'DATA' ? 554 : 550;
+        const smtp = await startSmtpServer(() => ({ code, message: 'refused' }), options);
+        try {
+          const { sendEmail } = createEmailActivities({ smtpUrl: smtp.url.replace('smtp://', scheme), outboxDir: os.tmpdir(), from: 'jobs@test' });
+          const err = await mockEnv(1).run(sendEmail, input(`job-${type}`)).catch((e: unknown) => e);
+          assert.ok(err instanceof ApplicationFailure, String(err));
+          assert.equal(err.type, type);
+          assert.equal(err.nonRetryable, nonRetryable);
+          if (!nonRetryable) assert.equal(err.nextRetryDelay, '1s', 'retried on the schedule');
+          assert.equal(smtp.received.length, 0);
+        } finally {
+          await smtp.close();
+        }
+      });
+    }
+  });
 });

@@ -22,24 +22,49 @@ export interface TestSmtpServer {
 /** What the server answers to the Nth delivery attempt (1-based): `undefined` accepts it. */
 export type Responder = (attempt: number) => { code: number; message: string } | undefined;
 
+/** Options of {@link startSmtpServer}. */
+export interface TestSmtpOptions {
+  /**
+   * The SMTP command the responder's refusals answer: the sender (`MAIL FROM`), the recipient
+   * (`RCPT TO`) or the message itself (`DATA`). @defaultValue 'DATA'
+   */
+  stage?: 'MAIL FROM' | 'RCPT TO' | 'DATA';
+  /** Require this login; any other is refused with 535. @defaultValue no login needed */
+  login?: { user: string; pass: string };
+}
+
 /** Starts an SMTP server on 127.0.0.1 with a random port. */
-export async function startSmtpServer(respond: Responder = () => undefined): Promise<TestSmtpServer> {
+export async function startSmtpServer(respond: Responder = () => undefined, options: TestSmtpOptions = {}): Promise<TestSmtpServer> {
+  const stage = options.stage ?? 'DATA';
   const received: ReceivedMail[] = [];
   let attempts = 0;
+  const refusal = (at: TestSmtpOptions['stage']) => {
+    if (at !== stage) return undefined;
+    const answer = respond(attempts);
+    return answer && Object.assign(new Error(answer.message), { responseCode: answer.code });
+  };
   const server = new SMTPServer({
-    authOptional: true,
+    authOptional: options.login === undefined,
+    allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onAuth(auth, _session, callback) {
+      if (options.login && auth.username === options.login.user && auth.password === options.login.pass) return callback(null, { user: auth.username });
+      callback(Object.assign(new Error('authentication credentials invalid'), { responseCode: 535 }));
+    },
     onMailFrom(_address, _session, callback) {
       attempts += 1;
-      const answer = respond(attempts);
-      if (answer) return callback(Object.assign(new Error(answer.message), { responseCode: answer.code }));
-      callback();
+      callback(refusal('MAIL FROM') ?? undefined);
+    },
+    onRcptTo(_address, _session, callback) {
+      callback(refusal('RCPT TO') ?? undefined);
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
+        const refused = refusal('DATA');
+        if (refused) return callback(refused);
         received.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),

@@ -127,6 +127,31 @@ describe('send-email job (time-skipping)', function () {
     assert.ok(record.failedAt);
   });
 
+  it('retries a refused login (a rotated password) as jobs:smtp-config, and sends once the credentials match again', async () => {
+    const login = { user: 'jobs', pass: 'rotated' };
+    smtp = await startSmtpServer(undefined, { login });
+    const taskQueue = uniqueId('tq');
+    const worker = await createTestWorker(env, bundle, {
+      taskQueue,
+      activities: createActivities(deps(taskQueue, { smtpUrl: smtp.url.replace('smtp://', 'smtp://jobs:old@'), outboxDir: await outboxDir(), from: 'jobs@test' })),
+    });
+    const jobs = new JobClient(env.client, { taskQueue });
+    const { id, handle } = await jobs.enqueue('send-email', payload, { id: uniqueId('job') });
+    const result = await worker.runUntil(async () => {
+      for (let record = await jobs.get(id); record.error?.type !== ErrorType.SmtpConfig; record = await jobs.get(id)) {
+        assert.ok(record.status === 'running' || record.status === 'retrying', `still ${record.status}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      login.pass = 'old'; // the operator puts the old password back (or the worker gets the new one)
+      return (await handle.result()) as SendEmailResult;
+    });
+    assert.equal(result.transport, 'smtp');
+    assert.equal(smtp.received.length, 1);
+    const record = await jobs.get(id);
+    assert.equal(record.status, 'completed');
+    assert.ok(record.attempts >= 2, `attempts ${record.attempts}`);
+  });
+
   it('runs a job once when the same ID is enqueued twice', async () => {
     const taskQueue = uniqueId('tq');
     const outbox = await outboxDir();
