@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { sendEmailJob, sendEmailPayload, type SendEmailResult } from '../jobs/send-email';
-import { ErrorType, formatIssues, issuesFromZod, nonRetryable } from '../shared/errors';
+import { ErrorType, describe, formatIssues, issuesFromZod, nonRetryable } from '../shared/errors';
 import { renderBody } from './email-templates';
 import { withRetrySchedule } from './retry-schedule';
 import { classifySmtpError } from './smtp-errors';
@@ -39,10 +40,24 @@ export function messageIdFor(jobId: string): string {
   return `<${encodeURIComponent(jobId)}@durable-jobs>`;
 }
 
-/** The outbox file name for a job. */
+/**
+ * The outbox file name for a job: a readable stem (the ID lower-cased, characters outside
+ * `a-z0-9._-` as `_`, at most 40) plus 16 hex digits of the ID's SHA-256. At most 62 characters
+ * whatever the ID's length, and two IDs that differ only in case (`Job-A`, `job-a`) never share a
+ * file, even on a case-insensitive file system.
+ */
 export function outboxFileFor(jobId: string): string {
+  const stem = jobId.toLowerCase().replace(/[^a-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(0, 40);
+  return `${stem}-${createHash('sha256').update(jobId).digest('hex').slice(0, 16)}.eml`;
+}
+
+/** The file name used before names were hashed; a retry of a job from then finds its message there. */
+function legacyOutboxFileFor(jobId: string): string {
   return `${encodeURIComponent(jobId)}.eml`;
 }
+
+/** File-system errors a retry cannot cure: the outbox itself is unusable, so the job fails at once. */
+const unwritableCodes = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG', 'EEXIST']);
 
 /** Builds the email activities. */
 export function createEmailActivities(deps: EmailDeps) {
@@ -72,13 +87,24 @@ export function createEmailActivities(deps: EmailDeps) {
   async function writeToOutbox(input: SendEmailInput, message: Mail.Options): Promise<SendEmailResult> {
     const file = path.join(deps.outboxDir, outboxFileFor(input.jobId));
     const messageId = messageIdFor(input.jobId);
-    if (await exists(file)) return { messageId, transport: 'outbox', path: file, alreadySent: true };
-    await mkdir(deps.outboxDir, { recursive: true });
-    const rendered = await render.sendMail(message);
-    // Write then rename: a crash mid-write never leaves a half message under the final name.
-    const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, rendered.message as Buffer);
-    await rename(tmp, file);
+    const legacy = path.join(deps.outboxDir, legacyOutboxFileFor(input.jobId));
+    for (const existing of [file, legacy]) {
+      if (await exists(existing)) return { messageId, transport: 'outbox', path: existing, alreadySent: true };
+    }
+    try {
+      await mkdir(deps.outboxDir, { recursive: true });
+      const rendered = await render.sendMail(message);
+      // Write then rename: a crash mid-write never leaves a half message under the final name.
+      const tmp = `${file}.${process.pid}.tmp`;
+      await writeFile(tmp, rendered.message as Buffer);
+      await rename(tmp, file);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code && unwritableCodes.has(code)) {
+        throw nonRetryable(ErrorType.OutboxUnwritable, `cannot write to the outbox ${deps.outboxDir} (${code}); fix OUTBOX_DIR, then redrive: ${describe(err)}`, err);
+      }
+      throw err;
+    }
     return { messageId, transport: 'outbox', path: file, alreadySent: false };
   }
 

@@ -13,10 +13,10 @@ export function toScheduledFailure(shape: RetryShape, attempt: number, err: unkn
   if (err instanceof ApplicationFailure && err.nonRetryable) return err;
   // Cancellation and other Temporal failures keep their meaning; only plain errors are rewrapped.
   if (err instanceof TemporalFailure && !(err instanceof ApplicationFailure)) return err;
+  // Undefined after the last step (and for exponential shapes): the policy's own backoff applies.
   const nextRetryDelay = delayAfterAttempt(shape, attempt);
-  if (nextRetryDelay === undefined) return err;
   if (err instanceof ApplicationFailure) {
-    if (err.nextRetryDelay !== undefined && err.nextRetryDelay !== null) return err;
+    if (nextRetryDelay === undefined || (err.nextRetryDelay !== undefined && err.nextRetryDelay !== null)) return err;
     return ApplicationFailure.create({
       type: err.type ?? undefined,
       message: err.message,
@@ -26,6 +26,7 @@ export function toScheduledFailure(shape: RetryShape, attempt: number, err: unkn
       nextRetryDelay,
     });
   }
+  // Wrapped on every attempt, the last included, so the error that ends a job keeps a type.
   return ApplicationFailure.create({
     type: err instanceof Error && err.name !== 'Error' ? err.name : ErrorType.Unexpected,
     message: describe(err),

@@ -56,7 +56,7 @@ export const sendEmailJob = defineJob({
   presets: {
     send: {
       retry: schedule('1s', '5s', '30s', '5m', '30m'),
-      nonRetryableErrorTypes: [ErrorType.SmtpRejected, ErrorType.InvalidAddress, ErrorType.InvalidPayload],
+      nonRetryableErrorTypes: [ErrorType.SmtpRejected, ErrorType.InvalidAddress, ErrorType.InvalidPayload, ErrorType.OutboxUnwritable],
       timeouts: { startToClose: '30s', scheduleToClose: '2h' },
     },
   },

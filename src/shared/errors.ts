@@ -27,6 +27,8 @@ export const ErrorType = {
   SmtpRejected: 'jobs:smtp-rejected',
   /** The mail server refused our login or our sender: a configuration to fix, so retried until it is. */
   SmtpConfig: 'jobs:smtp-config',
+  /** The outbox directory cannot be written (permission, read-only, not a directory): never retried. */
+  OutboxUnwritable: 'jobs:outbox-unwritable',
   /** A recipient address is malformed or refused as such: never retried. */
   InvalidAddress: 'jobs:invalid-address',
   /** An unclassified error thrown by an activity: retried on the job's schedule. */

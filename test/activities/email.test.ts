@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
-import { createEmailActivities, messageIdFor } from '../../src/activities/email';
+import { createEmailActivities, messageIdFor, outboxFileFor } from '../../src/activities/email';
 import type { SendEmailResult } from '../../src/jobs/send-email';
 import { ErrorType } from '../../src/shared/errors';
 import { startSmtpServer } from '../helpers/smtp';
@@ -23,7 +23,8 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     const first = (await mockEnv(1).run(sendEmail, input('job/1'))) as SendEmailResult;
     const second = (await mockEnv(2).run(sendEmail, input('job/1'))) as SendEmailResult;
 
-    assert.deepEqual(await readdir(outboxDir), ['job%2F1.eml']);
+    assert.deepEqual(await readdir(outboxDir), [outboxFileFor('job/1')]);
+    assert.match(outboxFileFor('job/1'), /^job_1-[0-9a-f]{16}\.eml$/);
     const eml = await readFile(first.path!, 'utf8');
     assert.match(eml, /Hello Ada,/);
     assert.match(eml, /Message-ID: <job%2F1@durable-jobs>/);
@@ -81,6 +82,38 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     assert.ok(err instanceof ApplicationFailure);
     assert.equal(err.type, ErrorType.SmtpTransient);
     assert.equal(err.nextRetryDelay, '1s');
+  });
+
+  it('names outbox files by a bounded, case-safe mapping: a 250-character ID works, and Job-A and job-a get two files', async () => {
+    const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'outbox-'));
+    const { sendEmail } = createEmailActivities({ outboxDir, from: 'jobs@test' });
+    const long = `j${'x'.repeat(249)}`;
+    for (const id of [long, 'Job-A', 'job-a']) await mockEnv(1).run(sendEmail, input(id));
+    const files = (await readdir(outboxDir)).sort();
+    assert.equal(files.length, 3);
+    assert.ok(files.every((f) => f.length <= 62), files.join());
+    assert.notEqual(outboxFileFor('Job-A').toLowerCase(), outboxFileFor('job-a').toLowerCase());
+  });
+
+  it('finds a message written under the earlier, unhashed file name and writes nothing new', async () => {
+    const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'outbox-'));
+    await writeFile(path.join(outboxDir, 'old-job.eml'), 'sent before the upgrade');
+    const { sendEmail } = createEmailActivities({ outboxDir, from: 'jobs@test' });
+    const result = (await mockEnv(2).run(sendEmail, input('old-job'))) as SendEmailResult;
+    assert.equal(result.alreadySent, true);
+    assert.deepEqual(await readdir(outboxDir), ['old-job.eml']);
+  });
+
+  it('fails at once, as jobs:outbox-unwritable, when the outbox cannot be written', async () => {
+    const parent = await mkdtemp(path.join(os.tmpdir(), 'outbox-'));
+    const blocker = path.join(parent, 'not-a-dir');
+    await writeFile(blocker, '');
+    const { sendEmail } = createEmailActivities({ outboxDir: path.join(blocker, 'outbox'), from: 'jobs@test' });
+    const err = await mockEnv(1).run(sendEmail, input('job-x')).catch((e: unknown) => e);
+    assert.ok(err instanceof ApplicationFailure);
+    assert.equal(err.type, ErrorType.OutboxUnwritable);
+    assert.equal(err.nonRetryable, true);
+    assert.match(err.message, /ENOTDIR/);
   });
 
   describe('against a real SMTP server, classified by the command it refused', () => {

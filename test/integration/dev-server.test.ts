@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { outboxFileFor } from '../../src/activities/email';
 import { provisionTemporalCli } from '../../src/provision/temporal-cli';
 import { loadConfig } from '../../src/shared/config';
 import { repoRoot, uniqueId } from '../helpers/env';
@@ -67,7 +68,7 @@ describe('npm start against a real Temporal dev server', function () {
     const result = await ctl('result', id);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(JSON.parse(result.stdout).messageId, `<${id}@durable-jobs>`);
-    assert.deepEqual(await readdir(path.join(dataDir, 'outbox')), [`${id}.eml`]);
+    assert.deepEqual(await readdir(path.join(dataDir, 'outbox')), [outboxFileFor(id)]);
 
     const listed = await runCommand(temporalCli, ['workflow', 'list', '--address', `127.0.0.1:${grpcPort}`, '--query', `WorkflowId = '${id}'`, '-o', 'json']);
     assert.equal(listed.code, 0, listed.stderr);

@@ -47,6 +47,16 @@ describe('retry shapes', () => {
     assert.equal(retried.nonRetryable, false);
   });
 
+  it('toScheduledFailure gives a plain error a type on the last attempt too, and under an exponential shape', () => {
+    for (const [shape, attempt] of [[steps, 6], [exponential({ maximumAttempts: 3 }), 1]] as const) {
+      const failure = toScheduledFailure(shape, attempt, new Error('disk on fire'));
+      assert.ok(failure instanceof ApplicationFailure);
+      assert.equal(failure.type, 'jobs:unexpected');
+      assert.equal(failure.nextRetryDelay, undefined);
+      assert.equal(failure.message, 'disk on fire');
+    }
+  });
+
   it('toScheduledFailure leaves cancellation alone', () => {
     const cancelled = new CancelledFailure('worker shutting down');
     assert.equal(toScheduledFailure(steps, 1, cancelled), cancelled);

@@ -8,6 +8,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { createActivities } from '../../src/activities';
+import { outboxFileFor } from '../../src/activities/email';
 import { JobClient } from '../../src/client/job-client';
 import { sendEmailJob, type SendEmailResult } from '../../src/jobs/send-email';
 import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
@@ -66,7 +67,7 @@ describe('send-email job (time-skipping)', function () {
     const result = (await worker.runUntil(handle.result())) as SendEmailResult;
 
     const files = await readdir(outbox);
-    assert.deepEqual(files, [`${id}.eml`]);
+    assert.deepEqual(files, [outboxFileFor(id)]);
     const eml = await readFile(path.join(outbox, files[0]!), 'utf8');
     assert.match(eml, new RegExp(`Message-ID: <${id}@durable-jobs>`));
     assert.match(eml, /To: ada@example.com/);
@@ -171,7 +172,7 @@ describe('send-email job (time-skipping)', function () {
     const third = await jobs.enqueue('send-email', payload, { id });
     assert.equal(third.existed, true, 'a completed job ID is not reused');
     assert.equal(runs, 1);
-    assert.deepEqual(await readdir(outbox), [`${id}.eml`]);
+    assert.deepEqual(await readdir(outbox), [outboxFileFor(id)]);
   });
 
   it('rejects a bad payload before anything is enqueued', async () => {
