@@ -19,6 +19,18 @@ export interface Route<T> {
   name: string;
   /** Produces the value, or throws with the reason. */
   attempt: () => Promise<T>;
+  /**
+   * A route the user chose (an explicit path): if it is set but fails, no later route is tried,
+   * so a typo is an error instead of a silent fall-through. @defaultValue false
+   */
+  decisive?: boolean;
+}
+
+/** A route's setting is not given, so the next route is tried even after a decisive one. */
+export class NotSetError extends Error {
+  constructor() {
+    super('not set');
+  }
 }
 
 /** What {@link firstWorking} found, and by which route. */
@@ -37,6 +49,7 @@ export async function firstWorking<T>(what: string, routes: Route<T>[], log: Pro
     } catch (err) {
       failures.push({ route: route.name, reason: describe(err) });
       log(`${what}: ${route.name}: ${describe(err)}`, 'debug');
+      if (route.decisive && !(err instanceof NotSetError)) break;
     }
   }
   throw new ProvisionError(what, failures);
@@ -51,9 +64,9 @@ export async function assertExecutable(file: string): Promise<void> {
   }
 }
 
-/** The path an explicit setting names, checked to be executable; throws `not set` when unset. */
+/** The path an explicit setting names, checked to be executable; throws {@link NotSetError} when unset. */
 export async function explicitPath(file: string | undefined): Promise<string> {
-  if (!file) throw new Error('not set');
+  if (!file) throw new NotSetError();
   await assertExecutable(file);
   return file;
 }

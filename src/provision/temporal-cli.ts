@@ -19,7 +19,7 @@ export async function provisionTemporalCli(options: CliProvisionOptions): Promis
   const paths = cachePaths(options.cacheDir);
   const log = options.log ?? (() => {});
   const routes: Route<string>[] = [
-    { name: 'TEMPORAL_CLI_PATH', attempt: () => explicitPath(options.temporalCliPath) },
+    { name: 'TEMPORAL_CLI_PATH', attempt: () => explicitPath(options.temporalCliPath), decisive: true },
     {
       name: `cache (${paths.temporalCli}, ${paths.sdkDownloadedCli})`,
       attempt: () => firstExecutable([paths.temporalCli, paths.sdkDownloadedCli]),

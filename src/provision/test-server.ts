@@ -20,7 +20,7 @@ export async function createTimeSkippingEnv(options: TestServerProvisionOptions)
   const log = options.log ?? (() => {});
   const startAt = (file: string) => TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: file } } });
   const routes: Route<TestWorkflowEnvironment>[] = [
-    { name: 'TEMPORAL_TEST_SERVER_PATH', attempt: async () => startAt(await explicitPath(options.testServerPath)) },
+    { name: 'TEMPORAL_TEST_SERVER_PATH', attempt: async () => startAt(await explicitPath(options.testServerPath)), decisive: true },
     {
       name: `cache (${paths.testServer}, ${paths.sdkDownloadedTestServer})`,
       attempt: async () => startAt(await firstExecutable([paths.testServer, paths.sdkDownloadedTestServer])),

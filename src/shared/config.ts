@@ -1,7 +1,8 @@
+import { accessSync, constants } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigError } from './errors';
+import { ConfigError, type FieldIssue } from './errors';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -107,6 +108,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     );
   }
   const c = result.data as Parsed;
+  const connectionProblems = connectionIssues(c);
+  if (connectionProblems.length > 0) throw new ConfigError(connectionProblems);
   const dataDir = path.resolve(c.dataDir);
   return {
     ...c,
@@ -117,4 +120,27 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     cacheDir: path.resolve(c.cacheDir ?? path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'durable-jobs')),
     tls: c.tls ?? (c.apiKey !== undefined || c.tlsCertPath !== undefined),
   };
+}
+
+/**
+ * The TLS settings that cannot mean what the user wants: half a client certificate, an unreadable
+ * certificate or key file, or TLS turned off while a credential would then travel in clear text.
+ */
+function connectionIssues(c: Parsed): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  if ((c.tlsCertPath === undefined) !== (c.tlsKeyPath === undefined)) {
+    issues.push({ path: 'TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY', message: 'give the client certificate and its key together, or neither' });
+  }
+  for (const [file, env] of [[c.tlsCertPath, 'TEMPORAL_TLS_CERT'], [c.tlsKeyPath, 'TEMPORAL_TLS_KEY']] as const) {
+    if (file === undefined) continue;
+    try {
+      accessSync(file, constants.R_OK);
+    } catch {
+      issues.push({ path: env, message: `cannot read ${file}` });
+    }
+  }
+  if (c.tls === false && (c.apiKey !== undefined || c.tlsCertPath !== undefined)) {
+    issues.push({ path: 'TEMPORAL_TLS', message: 'is false, but an API key or client certificate needs TLS (it would be sent in clear text)' });
+  }
+  return issues;
 }

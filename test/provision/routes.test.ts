@@ -34,6 +34,14 @@ describe('provisioning routes', () => {
     assert.match(err.message, /1\. TEMPORAL_CLI_PATH: not set\n {2}2\. cache: missing\n {2}3\. SDK download: cannot reach temporal\.download\n {2}4\. go install: `go` is not installed/);
   });
 
+  it('stops at an explicit path that is set but unusable, instead of falling through to the next route', async () => {
+    const missing = path.join(os.tmpdir(), 'no-such-temporal');
+    const err = await provisionTemporalCli({ cacheDir: loadConfig().cacheDir, temporalCliPath: missing }).catch((e: unknown) => e);
+    assert.ok(err instanceof ProvisionError);
+    assert.equal(err.failures.length, 1);
+    assert.match(err.message, new RegExp(`TEMPORAL_CLI_PATH: ${missing} does not exist or is not executable`));
+  });
+
   it('fails fast when a download host cannot be connected to', async () => {
     const port = await freePort();
     const started = Date.now();

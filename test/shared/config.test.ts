@@ -44,6 +44,25 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({}, { DATABASE_URL: '/var/lib/jobs.db' }).databaseUrl, '/var/lib/jobs.db');
   });
 
+  it('refuses half a client certificate, unreadable certificate files, and TLS off with a credential', () => {
+    const message = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig({}, env);
+        return '';
+      } catch (err) {
+        assert.ok(err instanceof ConfigError);
+        return err.message;
+      }
+    };
+    assert.match(message({ TEMPORAL_TLS_CERT: __filename }), /TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY: give the client certificate and its key together/);
+    assert.match(message({ TEMPORAL_TLS_KEY: __filename }), /TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY: give the client certificate and its key together/);
+    assert.match(message({ TEMPORAL_TLS_CERT: __filename, TEMPORAL_TLS_KEY: '/no/such/key.pem' }), /TEMPORAL_TLS_KEY: cannot read \/no\/such\/key\.pem/);
+    const withKey = message({ TEMPORAL_TLS: 'false', TEMPORAL_API_KEY: 'secret-key-123' });
+    assert.match(withKey, /TEMPORAL_TLS: is false, but an API key or client certificate needs TLS/);
+    assert.ok(!withKey.includes('secret-key-123'), 'the API key is not echoed');
+    assert.equal(message({ TEMPORAL_TLS_CERT: __filename, TEMPORAL_TLS_KEY: __filename }), '');
+  });
+
   it('turns TLS on when an API key is given', () => {
     assert.equal(loadConfig({}, { TEMPORAL_API_KEY: 'k' }).tls, true);
   });
