@@ -1,3 +1,5 @@
+import type { Duration } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time';
 import { describe } from '../shared/errors';
 import { JobClient } from './job-client';
 
@@ -21,6 +23,18 @@ export function parseLimit(text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--limit: must be a whole number from 1 to 10000, got ${JSON.stringify(text)}`);
   return n;
+}
+
+/** Parses a duration option such as `30s`, `5m` or `1500` (ms): more than 0, at most a day. */
+export function parseDuration(text: string, name: string): number {
+  let ms: number;
+  try {
+    ms = msToNumber(text as Duration);
+  } catch {
+    ms = Number.NaN;
+  }
+  if (!Number.isFinite(ms) || ms <= 0 || ms > 24 * 60 * 60 * 1000) throw new UsageError(`${name}: must be a duration such as 30s or 5m (at most 1d), got ${JSON.stringify(text)}`);
+  return ms;
 }
 
 /** Parses `--rate N/s` (or `N`): starts per second, more than 0 and at most 1000. */

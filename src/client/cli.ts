@@ -5,7 +5,7 @@ import { jobTypes, registry, type JobType } from '../jobs/registry';
 import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, UnknownJobTypeError, describe } from '../shared/errors';
 import { addDeadLetterCommands } from './cli-dlq';
 import { DeadLetterError } from './dead-letters';
-import { JobFailedError, UsageError, parseJson, parseLimit, withClient } from './cli-support';
+import { JobFailedError, UsageError, parseDuration, parseJson, parseLimit, withClient } from './cli-support';
 import { formatJobError, formatJobRecord, formatTable, sanitizeForTerminal } from './format';
 import { listableStatuses, type ListableStatus } from './job-list';
 import { assertJobType, validateOptions, validatePayload } from './validate';
@@ -59,10 +59,18 @@ function buildProgram(): Command {
     .command('result')
     .description("Wait for a job to finish and print its result as JSON; exits 1 if the job failed")
     .argument('<id>', 'job ID')
-    .action(async (id: string) => {
+    .option('--timeout <duration>', 'give up waiting after this long (e.g. 30s, 5m), exit 1; the job goes on')
+    .action(async (id: string, opts: { timeout?: string }) => {
+      const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout, '--timeout');
       const result = await withClient(async (client) => {
         try {
-          return await client.result(id);
+          const waiting = client.result(id);
+          if (timeoutMs === undefined) return await waiting;
+          let timer: NodeJS.Timeout | undefined;
+          const timedOut = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new JobFailedError(`job ${id} did not finish within ${opts.timeout}; it goes on (jobctl status ${id})`)), timeoutMs);
+          });
+          return await Promise.race([waiting, timedOut]).finally(() => clearTimeout(timer));
         } catch (err) {
           if (!(err instanceof WorkflowFailedError)) throw err;
           const record = await client.get(id);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorType } from '../shared/errors';
 import { exponential, schedule } from '../shared/retry';
+import { identifier } from '../shared/limits';
 import { defineJob } from './definition';
 
 /** Longest period one report may cover, in days. */
@@ -26,7 +27,7 @@ export const generateReportPayload = z
     /** File format. @defaultValue 'csv' */
     format: z.enum(reportFormats).default('csv'),
     /** Only these accounts (IDs). @defaultValue every account with entries in the period */
-    accounts: z.array(z.string().min(1, 'must not be empty')).min(1, 'must list at least one account').max(maxReportAccounts, `must list at most ${maxReportAccounts} accounts`).optional(),
+    accounts: z.array(identifier(128)).min(1, 'must list at least one account').max(maxReportAccounts, `must list at most ${maxReportAccounts} accounts`).optional(),
     /**
      * File-name stem; the file is `<name>.<format>` in the reports directory. A file already there
      * under that name is taken to be this report, so give each report its own name.

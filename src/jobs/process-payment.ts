@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import { ErrorType } from '../shared/errors';
 import { exponential, schedule } from '../shared/retry';
+import { identifier } from '../shared/limits';
 import { defineJob } from './definition';
 
 /** Payload of a `process-payment` job: move `amount` minor units from one account to another. */
 export const processPaymentPayload = z
   .object({
     /** The business ID of the payment; one payment ID is paid at most once. */
-    paymentId: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
+    paymentId: identifier(128),
     /** The account the money leaves. */
-    fromAccount: z.string().min(1, 'must not be empty'),
+    fromAccount: identifier(128),
     /** The account the money enters; must differ from `fromAccount`. */
-    toAccount: z.string().min(1, 'must not be empty'),
+    toAccount: identifier(128),
     /** Amount in minor units (cents), a positive safe integer: 1250 is 12.50. */
     amount: z
       .number({ error: 'must be a number of minor units, e.g. 1250 for 12.50' })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorType } from '../shared/errors';
 import { schedule } from '../shared/retry';
+import { identifier } from '../shared/limits';
 import { defineJob } from './definition';
 
 /** Built-in templates a `send-email` job may name instead of a body. */
@@ -12,18 +13,26 @@ export const sendEmailPayload = z
     /** Recipient address. */
     to: z.email({ error: 'must be a valid email address' }),
     /** Subject line. */
-    subject: z.string().trim().min(1, 'must not be empty').max(998, 'must be at most 998 characters'),
+    subject: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(998, 'must be at most 998 characters')
+      .regex(/^[^\r\n]*$/, 'must not contain line breaks'),
     /** Plain-text body. Give either `body` or `template`. */
-    body: z.string().min(1, 'must not be empty').optional(),
+    body: z.string().min(1, 'must not be empty').max(100_000, 'must be at most 100000 characters').optional(),
     /** A built-in template and the values it fills in. Give either `body` or `template`. */
     template: z
       .object({
         name: z.enum(emailTemplateNames),
-        vars: z.record(z.string(), z.string()).default({}),
+        vars: z
+          .record(z.string().regex(/^\w{1,64}$/, 'must be 1 to 64 letters, digits or _'), z.string().max(2000, 'must be at most 2000 characters'))
+          .refine((vars) => Object.keys(vars).length <= 50, 'must have at most 50 entries')
+          .default({}),
       })
       .optional(),
     /** The user this email is for; recorded as the `X-User-Id` header. */
-    userId: z.string().min(1, 'must not be empty'),
+    userId: identifier(200),
   })
   .strict()
   .superRefine((value, ctx) => {

@@ -205,6 +205,18 @@ describe('npm start against a real Temporal dev server', function () {
 
     const page = await renderedDom(`http://127.0.0.1:${uiPort}/namespaces/default/workflows/${encodeURIComponent(id)}`);
     assert.match(page, /pay 12\.50 EUR alice → bob/, 'the Web UI shows the job summary');
+
+    const later = uniqueId('later');
+    assert.equal((await ctl('enqueue', 'send-email', payload, '--id', later, '--delay', '1h')).code, 0);
+    const started = Date.now();
+    const waited = await ctl('result', later, '--timeout', '1s');
+    assert.equal(waited.code, 1);
+    assert.match(waited.stderr, new RegExp(`job ${later} did not finish within 1s`));
+    assert.ok(Date.now() - started < 15_000, 'gave up after the timeout, not after the job');
+    assert.equal((await ctl('result', later, '--timeout', 'soon')).code, 2);
+    const badId = await ctl('enqueue', 'send-email', payload, '--id', 'has space');
+    assert.equal(badId.code, 2);
+    assert.match(badId.stderr, /jobs:invalid-option: invalid options: id: must be 1 to 200 characters/);
   });
 
   it('after npm start is killed with SIGKILL, the next start replaces the dev server it left behind', async () => {

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { validateOptions, validatePayload } from '../../src/client/validate';
+import { InvalidOptionError, InvalidPayloadError } from '../../src/shared/errors';
+import { maxJobIdLength, maxPayloadBytes } from '../../src/shared/limits';
+
+const email = { to: 'ada@example.com', subject: 'Hello', body: 'Hi', userId: 'u1' };
+
+/** The issue paths and messages a rejected input names, or `[]` when it is accepted. */
+function issues(run: () => unknown): string[] {
+  try {
+    run();
+    return [];
+  } catch (err) {
+    assert.ok(err instanceof InvalidOptionError || err instanceof InvalidPayloadError, String(err));
+    return err.issues.map((i) => `${i.path}: ${i.message}`);
+  }
+}
+
+describe('enqueue bounds (validateOptions, validatePayload)', () => {
+  it('accepts job IDs of the allow-list up to the length limit', () => {
+    for (const id of ['hello-1', 'payment:order-1001', 'welcome:ada@example.com', 'a/b.c_d+e=f', 'x'.repeat(maxJobIdLength)]) {
+      assert.deepEqual(issues(() => validateOptions({ id })), [], id);
+    }
+  });
+
+  it('rejects empty, over-long, control, bidi, lone-surrogate and space-carrying IDs, naming id', () => {
+    for (const id of ['', 'x'.repeat(maxJobIdLength + 1), 'a\u0007b', 'evil\u001b[31m', 'a\u202eb', 'a\ud800b', 'has space', 'line\nbreak']) {
+      const found = issues(() => validateOptions({ id }));
+      assert.equal(found.length, 1, JSON.stringify(id));
+      assert.match(found[0]!, /^id: must be 1 to 200 characters of A-Z, a-z, 0-9 and \. _ : @ \/ \+ = -$/);
+    }
+  });
+
+  it('caps the delay at 365 days', () => {
+    assert.deepEqual(issues(() => validateOptions({ delay: '365d' })), []);
+    assert.deepEqual(issues(() => validateOptions({ delay: '366d' })), ['delay: must be at most 365 days']);
+  });
+
+  it('rejects line breaks in mail header fields and over-long strings, naming each field', () => {
+    const found = issues(() => validatePayload('send-email', { ...email, subject: 'Hi\r\nBcc: victim@example.com', userId: 'u\n1' }));
+    assert.deepEqual(found, ['payload.subject: must not contain line breaks', 'payload.userId: must not contain line breaks']);
+    assert.deepEqual(issues(() => validatePayload('send-email', { ...email, body: 'x'.repeat(100_001) })), ['payload.body: must be at most 100000 characters']);
+    const payment = { paymentId: 'p', fromAccount: 'a'.repeat(129), toAccount: 'b', amount: 1, currency: 'EUR' };
+    assert.deepEqual(issues(() => validatePayload('process-payment', payment)), ['payload.fromAccount: must be at most 128 characters']);
+  });
+
+  it('caps the whole payload under Temporal’s limit, before anything is enqueued', () => {
+    const vars = (value: string) => Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`v${i}`, value.repeat(2000)]));
+    // 50 values of 2,000 characters each pass the field limits: 100 KB in ASCII, 300 KB as '€'.
+    assert.deepEqual(issues(() => validatePayload('send-email', { ...email, body: undefined, template: { name: 'welcome', vars: vars('x') } })), []);
+    const found = issues(() => validatePayload('send-email', { ...email, body: undefined, template: { name: 'welcome', vars: vars('€') } }));
+    assert.equal(found.length, 1);
+    assert.match(found[0]!, new RegExp(`^payload: is \\d+ bytes as JSON; the limit is ${maxPayloadBytes}$`));
+  });
+});
