@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { ErrorType } from '../shared/errors';
 import { exponential, schedule } from '../shared/retry';
-import { identifier } from '../shared/limits';
+import { identifier, jobIdPattern } from '../shared/limits';
 import { defineJob } from './definition';
 
 /** Payload of a `process-payment` job: move `amount` minor units from one account to another. */
 export const processPaymentPayload = z
   .object({
     /** The business ID of the payment; one payment ID is paid at most once. */
-    paymentId: identifier(128),
+    paymentId: identifier(128).regex(jobIdPattern, 'must use only A-Z, a-z, 0-9 and . _ : @ / + = - (it becomes part of the job ID)'),
     /** The account the money leaves. */
     fromAccount: identifier(128),
     /** The account the money enters; must differ from `fromAccount`. */

@@ -42,6 +42,9 @@ describe('enqueue bounds (validateOptions, validatePayload)', () => {
     assert.deepEqual(issues(() => validatePayload('send-email', { ...email, body: 'x'.repeat(100_001) })), ['payload.body: must be at most 100000 characters']);
     const payment = { paymentId: 'p', fromAccount: 'a'.repeat(129), toAccount: 'b', amount: 1, currency: 'EUR' };
     assert.deepEqual(issues(() => validatePayload('process-payment', payment)), ['payload.fromAccount: must be at most 128 characters']);
+    assert.deepEqual(issues(() => validatePayload('process-payment', { ...payment, fromAccount: 'a', paymentId: 'order 1' })), [
+      'payload.paymentId: must use only A-Z, a-z, 0-9 and . _ : @ / + = - (it becomes part of the job ID)',
+    ]);
   });
 
   it('caps the whole payload under Temporal’s limit, before anything is enqueued', () => {
