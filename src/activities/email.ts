@@ -4,7 +4,8 @@ import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { sendEmailJob, sendEmailPayload, type SendEmailResult } from '../jobs/send-email';
-import { ErrorType, describe, formatIssues, issuesFromZod, nonRetryable } from '../shared/errors';
+import { ErrorType, describe, nonRetryable } from '../shared/errors';
+import { parseJobPayload } from './job-payload';
 import { renderBody } from './email-templates';
 import { withRetrySchedule } from './retry-schedule';
 import { classifySmtpError } from './smtp-errors';
@@ -68,11 +69,7 @@ export function createEmailActivities(deps: EmailDeps) {
   const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
 
   function buildMessage(input: SendEmailInput): Mail.Options {
-    const parsed = sendEmailPayload.safeParse(input.payload);
-    if (!parsed.success) {
-      throw nonRetryable(ErrorType.InvalidPayload, `invalid send-email payload: ${formatIssues(issuesFromZod(parsed.error, 'payload'))}`);
-    }
-    const payload = parsed.data;
+    const payload = parseJobPayload('send-email', sendEmailPayload, input.payload);
     return {
       from: deps.from,
       to: payload.to,

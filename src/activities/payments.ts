@@ -3,8 +3,9 @@ import { sql } from 'kysely';
 import { runOnce } from '../db/ledger';
 import type { AccountsTable, HoldsTable, Trx } from '../db/schema';
 import { formatMinorUnits, processPaymentJob, processPaymentPayload, type ProcessPaymentPayload } from '../jobs/process-payment';
-import { ErrorType, describe, formatIssues, issuesFromZod, nonRetryable, retryable } from '../shared/errors';
+import { ErrorType, describe, nonRetryable, retryable } from '../shared/errors';
 import type { ActivityDeps } from './index';
+import { parseJobPayload } from './job-payload';
 import { withRetrySchedule } from './retry-schedule';
 
 /** Input of every payment step: which job execution runs it, and on what payment. */
@@ -182,11 +183,7 @@ function parsePayment(payload: unknown): ProcessPaymentPayload {
   if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) {
     throw nonRetryable(ErrorType.InvalidAmount, `amount must be a positive whole number of minor units, got ${JSON.stringify(amount)}`);
   }
-  const parsed = processPaymentPayload.safeParse(payload);
-  if (!parsed.success) {
-    throw nonRetryable(ErrorType.InvalidPayload, `invalid process-payment payload: ${formatIssues(issuesFromZod(parsed.error, 'payload'))}`);
-  }
-  return parsed.data;
+  return parseJobPayload('process-payment', processPaymentPayload, payload);
 }
 
 async function accountFor(trx: Trx, id: string, currency: string): Promise<AccountsTable> {

@@ -24,9 +24,10 @@ import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/schema';
 import { generateReportJob, generateReportPayload, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
-import { describe, ErrorType, formatIssues, issuesFromZod, nonRetryable } from '../shared/errors';
+import { describe, ErrorType, nonRetryable } from '../shared/errors';
 import type { ActivityDeps } from './index';
 import { add, lineOf, loadCheckpoint, render, summarise, type Aggregate, type Period } from './report-file';
+import { parseJobPayload } from './job-payload';
 import { withRetrySchedule } from './retry-schedule';
 
 /** Position after the last entry read, in the order pages are read. */
@@ -172,9 +173,7 @@ export function createReportsActivities(deps: ActivityDeps, options: ReportsOpti
 }
 
 function parsePayload(payload: unknown): GenerateReportPayload {
-  const parsed = generateReportPayload.safeParse(payload);
-  if (!parsed.success) throw nonRetryable(ErrorType.InvalidPayload, `invalid generate-report payload: ${formatIssues(issuesFromZod(parsed.error, 'payload'))}`);
-  return parsed.data;
+  return parseJobPayload('generate-report', generateReportPayload, payload);
 }
 
 function filesOf(dir: string, jobId: string, payload: GenerateReportPayload) {

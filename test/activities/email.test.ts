@@ -34,6 +34,14 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     assert.equal(second.messageId, messageIdFor('job/1'));
   });
 
+  it('accepts a payload from a newer client with a field this worker does not know (rolling deploys), dropping it', async () => {
+    const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'outbox-'));
+    const { sendEmail } = createEmailActivities({ outboxDir, from: 'jobs@test' });
+    const result = (await mockEnv(1).run(sendEmail, input('job-newer', { ...payload, priority: 'high' }))) as SendEmailResult;
+    assert.equal(result.alreadySent, false);
+    assert.doesNotMatch(await readFile(result.path!, 'utf8'), /priority/);
+  });
+
   it('re-validates the payload and fails it as non-retryable jobs:invalid-payload', async () => {
     const { sendEmail } = createEmailActivities({ outboxDir: os.tmpdir(), from: 'jobs@test' });
     const err = await mockEnv().run(sendEmail, input('job-2', { to: 'nope' })).catch((e: unknown) => e);
