@@ -3,6 +3,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { Command, CommanderError, Option } from 'commander';
 import { jobTypes, registry, type JobType } from '../jobs/registry';
 import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, UnknownJobTypeError, describe } from '../shared/errors';
+import { addCodecCommands } from './cli-codec';
 import { addDeadLetterCommands } from './cli-dlq';
 import { DeadLetterError } from './dead-letters';
 import { JobFailedError, UsageError, parseDuration, parseJson, parseLimit, withClient } from './cli-support';
@@ -109,6 +110,7 @@ function buildProgram(): Command {
     });
 
   addDeadLetterCommands(program);
+  addCodecCommands(program);
 
   program
     .command('types')

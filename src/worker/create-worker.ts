@@ -7,6 +7,7 @@ import { migrateToLatest } from '../db/migrate';
 import { seedDemoAccounts } from '../db/seed';
 import type { Db } from '../db/schema';
 import type { Config } from '../shared/config';
+import { dataConverterFor } from '../shared/data-converter';
 import { connectionOptions } from '../shared/temporal-connection';
 
 /** A worker and what it holds open. */
@@ -31,10 +32,12 @@ export async function createWorker(config: Config, startOptions: { seedDemoAccou
     const connection = await NativeConnection.connect(options);
     // The dead-letter hand-off and redrives start workflows, which needs a client connection too.
     const clientConnection = await Connection.connect(options);
-    const client = new Client({ connection: clientConnection, namespace: config.namespace });
+    const dataConverter = dataConverterFor(config);
+    const client = new Client({ connection: clientConnection, namespace: config.namespace, dataConverter });
     const worker = await Worker.create({
       connection,
       namespace: config.namespace,
+      dataConverter,
       taskQueue: config.taskQueue,
       workflowsPath: require.resolve('../workflows'),
       interceptors: { workflowModules: [require.resolve('../workflows/interceptors')] },

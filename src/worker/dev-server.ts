@@ -22,7 +22,14 @@ export interface DevServer {
  * Starts the Temporal dev server from the `temporal` CLI, persisting to `<dataDir>/temporal.db` so
  * jobs survive a restart, and waits until it answers.
  */
-export async function startDevServer(cliPath: string, config: Config, readyTimeoutMs = 60_000, log: (line: string) => void = () => {}): Promise<DevServer> {
+export async function startDevServer(
+  cliPath: string,
+  config: Config,
+  readyTimeoutMs = 60_000,
+  log: (line: string) => void = () => {},
+  /** The codec server the Web UI decodes payloads through, when payloads are encrypted. */
+  codecEndpoint?: string,
+): Promise<DevServer> {
   await mkdir(config.dataDir, { recursive: true });
   const address = `${config.devServerIp}:${config.devServerPort}`;
   const dbFile = path.join(config.dataDir, 'temporal.db');
@@ -45,6 +52,7 @@ export async function startDevServer(cliPath: string, config: Config, readyTimeo
     '--namespace', config.namespace,
     '--log-level', 'error',
     ...Object.entries(customSearchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    ...(codecEndpoint ? ['--ui-codec-endpoint', codecEndpoint] : []),
   ];
   // Its own process group: a terminal's Ctrl-C reaches only us, so the worker drains before the server stops.
   const child = spawn(cliPath, args, { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
