@@ -9,7 +9,7 @@ import { loadKeyRing } from './encryption-keys';
  * moved into an encrypted attribute; without keys, the SDK's default. Both sides must agree, so
  * this is the only place that decides.
  */
-export function dataConverterFor(config: Pick<Config, 'encryptionKeys' | 'encryptionKeyFile'>): DataConverter | undefined {
+export function dataConverterFor(config: Partial<Pick<Config, 'encryptionKeys' | 'encryptionKeyFile'>>): DataConverter | undefined {
   const keys = loadKeyRing(config);
   if (keys === undefined) return undefined;
   return {
