@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { defaultPayloadConverter } from '@temporalio/common';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { startCodecServer, type CodecServer } from '../../src/client/codec-server';
 import { EncryptionCodec } from '../../src/shared/encryption-codec';
 import { newKeyEntry, parseKeyRing } from '../../src/shared/encryption-keys';
 
 const ui = 'http://127.0.0.1:8233';
-const wire = (p: { metadata?: Record<string, Uint8Array>; data?: Uint8Array }) => ({
+const wire = (p: Payload) => ({
   metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
   data: Buffer.from(p.data ?? []).toString('base64'),
 });
