@@ -13,15 +13,16 @@ interface Service {
   volumes?: string[];
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }>;
-  command?: string;
+  command?: string | string[];
+  profiles?: string[];
 }
 
 const compose = parse(readFileSync(path.join(repoRoot, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service>; volumes: Record<string, unknown> };
 const services = compose.services;
 
 describe('docker-compose.yml', () => {
-  it('has PostgreSQL, schema setup, the Temporal server, namespace creation, the UI and the worker', () => {
-    assert.deepEqual(Object.keys(services).sort(), ['postgresql', 'temporal', 'temporal-admin-tools', 'temporal-create-namespace', 'temporal-ui', 'worker']);
+  it('has PostgreSQL, schema setup, the Temporal server, namespace creation, the UI, the codec server and the worker', () => {
+    assert.deepEqual(Object.keys(services).sort(), ['codec-server', 'postgresql', 'temporal', 'temporal-admin-tools', 'temporal-create-namespace', 'temporal-ui', 'worker']);
     assert.match(services.postgresql!.image!, /^postgres:/);
     assert.match(services.temporal!.image!, /^temporalio\/server:/);
     assert.match(services['temporal-ui']!.image!, /^temporalio\/ui:/);
@@ -45,6 +46,16 @@ describe('docker-compose.yml', () => {
     assert.equal(services['temporal-ui']!.environment!.TEMPORAL_ADDRESS, 'temporal:7233');
   });
 
+  it('gives the worker and the codec server the same keys, and the UI a codec endpoint, with encryption opt-in', () => {
+    assert.equal(services.worker!.environment!.ENCRYPTION_KEYS, '${ENCRYPTION_KEYS:-}');
+    assert.equal(services['codec-server']!.environment!.ENCRYPTION_KEYS, '${ENCRYPTION_KEYS:-}');
+    assert.equal(services['temporal-ui']!.environment!.TEMPORAL_CODEC_ENDPOINT, '${TEMPORAL_CODEC_ENDPOINT:-}');
+    assert.deepEqual(services['codec-server']!.profiles, ['encryption']);
+    assert.match(services['codec-server']!.environment!.CODEC_SERVER_ORIGINS!, /http:\/\/localhost:8080/);
+    assert.deepEqual(services['codec-server']!.command, ['node', 'bin/jobctl.js', 'codec-server', '--host', '0.0.0.0']);
+    assert.deepEqual(services['codec-server']!.ports, ['127.0.0.1:8234:8234'], 'published on the host loopback only');
+  });
+
   it('references only files that exist, and named volumes it declares', () => {
     for (const [name, service] of Object.entries(services)) {
       for (const volume of service.volumes ?? []) {
@@ -52,8 +63,8 @@ describe('docker-compose.yml', () => {
         if (source.startsWith('.')) assert.ok(existsSync(path.join(repoRoot, source)), `${name}: ${source} exists`);
         else if (!source.startsWith('/')) assert.ok(source in compose.volumes, `${name}: volume ${source} is declared`);
       }
-      if (service.command?.startsWith('/scripts/')) {
-        const script = path.join(repoRoot, 'deploy/temporal/scripts', path.basename(service.command));
+      if (typeof service.command === 'string' && service.command.startsWith('/scripts/')) {
+        const script = path.join(repoRoot, 'deploy/temporal/scripts', path.basename(service.command as string));
         assert.ok(statSync(script).mode & 0o111, `${name}: ${script} is executable`);
       }
     }
