@@ -1,6 +1,7 @@
 import { DefaultLogger, Runtime, type LogEntry, type LogLevel } from '@temporalio/worker';
 import pino from 'pino';
 import type { Config } from '../shared/config';
+import { redactDeep, secretsFromEnv } from '../shared/redact';
 
 /**
  * Installs the Temporal runtime with a pino logger: one JSON line per event on stdout. Workflow and
@@ -8,7 +9,17 @@ import type { Config } from '../shared/config';
  * (workflowId, workflowType, activityType, attempt).
  */
 export function installRuntime(config: Pick<Config, 'logLevel'>): pino.Logger {
-  const logger = pino({ level: config.logLevel, base: { service: 'durable-jobs' } });
+  const secrets = secretsFromEnv();
+  const logger = pino({
+    level: config.logLevel,
+    base: { service: 'durable-jobs' },
+    // Defence in depth: whatever a library puts in a line, the configured secrets never leave.
+    hooks: {
+      logMethod(args, method) {
+        method.apply(this, args.map((arg) => redactDeep(arg, secrets)) as Parameters<typeof method>);
+      },
+    },
+  });
   const write = (entry: LogEntry) => {
     // The workflow bundler's multi-line webpack report is for debugging, not for every start.
     const level = entry.message.startsWith('asset workflow-bundle') ? 'debug' : (entry.level.toLowerCase() as pino.Level);

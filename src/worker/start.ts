@@ -6,7 +6,7 @@ import { provisionTemporalCli } from '../provision/temporal-cli';
 import type { CodecServer } from '../client/codec-server';
 import { loadConfig } from '../shared/config';
 import { loadKeyRing } from '../shared/encryption-keys';
-import { describe } from '../shared/errors';
+import { describeRedacted } from '../shared/redact';
 import { temporalAddress } from '../shared/temporal-connection';
 import { startDevServer, type DevServer } from './dev-server';
 import { installRuntime } from './logger';
@@ -75,6 +75,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(describe(err));
+  console.error(describeRedacted(err));
   process.exit(1);
 });
