@@ -14,8 +14,11 @@ export interface DevServer {
   address: string;
   /** Web UI address. */
   uiUrl: string;
-  /** Stops the server and waits for it to exit. */
-  stop: () => Promise<void>;
+  /**
+   * Stops the server (SIGTERM, then SIGKILL after `graceMs`) and waits for it to exit.
+   * @defaultValue graceMs 10000
+   */
+  stop: (graceMs?: number) => Promise<void>;
 }
 
 /**
@@ -53,9 +56,9 @@ export async function startDevServer(cliPath: string, config: Config, readyTimeo
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
 
-  const stop = async () => {
+  const stop = async (graceMs = 10_000) => {
     process.removeListener('exit', killOnExit);
-    await terminate(child, exited);
+    await terminate(child, exited, graceMs);
     await forgetDevServer(config.dataDir);
   };
   try {
@@ -90,10 +93,10 @@ async function waitUntilReady(address: string, exited: Promise<number | null>, t
   throw new Error(`the Temporal dev server did not answer at ${address} within ${timeoutMs} ms: ${describe(lastError)}`);
 }
 
-async function terminate(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+async function terminate(child: ChildProcess, exited: Promise<number | null>, graceMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
 }
