@@ -6,7 +6,7 @@ import type { Config } from '../shared/config';
 import { describe } from '../shared/errors';
 import { isListening } from '../shared/net';
 import { customSearchAttributes } from '../shared/search-attributes';
-import { forgetDevServer, recordDevServer, stopLeftoverDevServer } from './leftover-dev-server';
+import { forgetDevServer, guardDevServer, recordDevServer, stopLeftoverDevServer } from './leftover-dev-server';
 
 /** A running `temporal server start-dev`. */
 export interface DevServer {
@@ -53,11 +53,13 @@ export async function startDevServer(cliPath: string, config: Config, readyTimeo
   const child = spawn(cliPath, args, { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   if (child.pid !== undefined) await recordDevServer(config.dataDir, child.pid);
+  const dismissGuard = child.pid !== undefined ? guardDevServer(child.pid, dbFile) : () => {};
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
 
   const stop = async (graceMs = 10_000) => {
     process.removeListener('exit', killOnExit);
+    dismissGuard();
     await terminate(child, exited, graceMs);
     await forgetDevServer(config.dataDir);
   };

@@ -95,10 +95,12 @@ describe('npm start under repeated and fatal signals', function () {
     }
   });
 
-  it('after SIGKILL of npm start, the next start finds no dev server of its own in the way and starts cleanly', async () => {
+  it('after SIGKILL of npm start, its dev server stops too, and the next start is clean', async () => {
     const first = await start();
     await killIfRunning(first);
+    await until('the killed npm start’s dev server has stopped', async () => !(await serverUp()) && !(await isListening('127.0.0.1', uiPort)), 60_000);
     const second = await start();
+    assert.doesNotMatch(second.output(), /stopped the dev server/, 'nothing was left for it to stop');
     assert.ok(await serverUp());
     second.child.kill('SIGTERM');
     assert.equal(await second.exited, 0, second.output());
