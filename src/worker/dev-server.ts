@@ -6,7 +6,7 @@ import type { Config } from '../shared/config';
 import { describe } from '../shared/errors';
 import { isListening } from '../shared/net';
 import { customSearchAttributes } from '../shared/search-attributes';
-import { forgetDevServer, recordDevServer, stopLeftoverDevServer } from './leftover-dev-server';
+import { forgetDevServer, guardDevServer, recordDevServer, stopLeftoverDevServer } from './leftover-dev-server';
 
 /** A running `temporal server start-dev`. */
 export interface DevServer {
@@ -14,8 +14,11 @@ export interface DevServer {
   address: string;
   /** Web UI address. */
   uiUrl: string;
-  /** Stops the server and waits for it to exit. */
-  stop: () => Promise<void>;
+  /**
+   * Stops the server (SIGTERM, then SIGKILL after `graceMs`) and waits for it to exit.
+   * @defaultValue graceMs 10000
+   */
+  stop: (graceMs?: number) => Promise<void>;
 }
 
 /**
@@ -58,12 +61,14 @@ export async function startDevServer(
   const child = spawn(cliPath, args, { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   if (child.pid !== undefined) await recordDevServer(config.dataDir, child.pid);
+  const dismissGuard = child.pid !== undefined ? guardDevServer(child.pid, dbFile) : () => {};
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
 
-  const stop = async () => {
+  const stop = async (graceMs = 10_000) => {
     process.removeListener('exit', killOnExit);
-    await terminate(child, exited);
+    dismissGuard();
+    await terminate(child, exited, graceMs);
     await forgetDevServer(config.dataDir);
   };
   try {
@@ -98,10 +103,10 @@ async function waitUntilReady(address: string, exited: Promise<number | null>, t
   throw new Error(`the Temporal dev server did not answer at ${address} within ${timeoutMs} ms: ${describe(lastError)}`);
 }
 
-async function terminate(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+async function terminate(child: ChildProcess, exited: Promise<number | null>, graceMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
 }

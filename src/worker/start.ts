@@ -37,6 +37,17 @@ async function main(): Promise<void> {
     logger.info({ address: devServer.address, ui: devServer.uiUrl, db: `${config.dataDir}/temporal.db` }, 'dev-server:started');
   }
   process.removeListener('SIGINT', early).removeListener('SIGTERM', early);
+  // The Temporal runtime turns the first SIGINT/SIGTERM into a drain and then stops listening, so a
+  // second one (an impatient Ctrl-C) would kill this process outright and leave the dev server, in
+  // its own process group, running. Instead it stops the dev server at once and exits; attempts cut
+  // short are retried after their heartbeat timeout, as after a crash.
+  let signals = 0;
+  const again = (signal: NodeJS.Signals) => {
+    if (++signals < 2) return;
+    logger.warn({ signal }, 'shutdown:forced');
+    void (devServer ? devServer.stop(2000) : Promise.resolve()).finally(() => process.exit(130));
+  };
+  process.on('SIGINT', again).on('SIGTERM', again);
 
   try {
     await runWorker(config, logger, () => {
