@@ -66,7 +66,9 @@ const workdir = stage.filter((i) => i.op === 'WORKDIR').at(-1)?.args ?? '/';
 
 /** Every directory the worker writes, per its configuration defaults under the image's and compose's environment. */
 function writtenDirs(): string[] {
-  const env: Record<string, string | undefined> = { ...envOf(stage), ...worker.environment };
+  // Compose interpolates `${VAR:-default}` from the host; unset on the host, that is the default.
+  const composed = Object.fromEntries(Object.entries(worker.environment ?? {}).map(([k, v]) => [k, v.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')]));
+  const env: Record<string, string | undefined> = { ...envOf(stage), ...composed };
   // Relative paths resolve against the image's WORKDIR, not this machine's; `.data` is DATA_DIR's default.
   env.DATA_DIR ??= '.data';
   for (const key of ['DATA_DIR', 'OUTBOX_DIR', 'REPORTS_DIR']) if (env[key]) env[key] = path.posix.resolve(workdir, env[key]);
@@ -115,5 +117,14 @@ describe('Dockerfile (the worker image)', () => {
       const target = mount.split(':')[1]!;
       assert.ok(dirs.some((d) => within(d, target) || within(target, d)), `compose mounts ${target}, a directory the worker writes and the image prepared`);
     }
+  });
+
+  it('ships native dependencies built: better-sqlite3 (the default ledger) is never installed with its build script skipped', () => {
+    const runtimeInstalls = stage.filter((i) => i.op === 'RUN' && /\bnpm (ci|install)\b/.test(i.args));
+    for (const install of runtimeInstalls) assert.doesNotMatch(install.args, /--ignore-scripts/, `the runtime stage's "${install.args}" would leave better-sqlite3 unbuilt`);
+    const copiesModules = stage.some((i) => i.op === 'COPY' && /^--from=\S+ \/app\/node_modules /.test(i.args));
+    assert.ok(copiesModules || runtimeInstalls.length > 0, 'the runtime stage gets node_modules, built, from the build stage or its own install');
+    const build = dockerfile.slice(0, dockerfile.lastIndexOf('\nFROM '));
+    if (copiesModules) assert.match(build, /npm ci(?![^\n]*--ignore-scripts)[^\n]*&& npm prune --omit=dev/, 'the build stage installs with scripts, then drops dev dependencies');
   });
 });
