@@ -15,6 +15,8 @@ export function validatePayload<T extends JobType>(type: T, payload: unknown): J
   const schema: z.ZodType = registry[type].payload;
   const result = schema.safeParse(payload);
   if (!result.success) throw new InvalidPayloadError(type, issuesFromZod(result.error, 'payload'));
+  const broken = brokenTextPaths(result.data, 'payload');
+  if (broken.length > 0) throw new InvalidPayloadError(type, broken.map((path) => ({ path, message: 'is not valid Unicode text (a lone surrogate), which would be stored altered' })));
   const bytes = Buffer.byteLength(JSON.stringify(result.data));
   if (bytes > maxPayloadBytes) throw new InvalidPayloadError(type, [{ path: 'payload', message: `is ${bytes} bytes as JSON; the limit is ${maxPayloadBytes}` }]);
   return result.data as JobPayload<T>;
@@ -39,4 +41,17 @@ export function validateOptions(options: { id?: string; delay?: Duration }): { i
   }
   if (issues.length > 0) throw new InvalidOptionError(issues);
   return { id, delayMs };
+}
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Paths of strings (values or keys) that are not well-formed UTF-16. Temporal stores payloads as
+ * UTF-8, where a lone surrogate becomes U+FFFD: the job would run with text other than what was sent.
+ */
+function brokenTextPaths(value: unknown, path: string): string[] {
+  if (typeof value === 'string') return loneSurrogate.test(value) ? [path] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => brokenTextPaths(v, `${path}.${i}`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => (loneSurrogate.test(k) ? [`${path}.${k}`] : brokenTextPaths(v, `${path}.${k}`)));
 }
