@@ -30,6 +30,11 @@ export interface EnqueueOptions {
   id?: string;
   /** Wait this long before the first attempt, e.g. `'10m'`. @defaultValue no delay */
   delay?: Duration;
+  /**
+   * 1 (highest) to 5 (lowest): when jobs wait for worker slots, those with a lower number start
+   * first (Temporal's priority key; the job's activities inherit it). @defaultValue 3
+   */
+  priority?: number;
 }
 
 /** What {@link JobClient.enqueue} did. */
@@ -80,11 +85,11 @@ export class JobClient {
   async enqueue<T extends JobType>(type: T, payload: JobPayloadInput<T>, options: EnqueueOptions = {}): Promise<EnqueueResult> {
     assertJobType(type);
     const parsed = validatePayload(type, payload);
-    const { id: chosenId, delayMs } = validateOptions(options);
+    const { id: chosenId, delayMs, priority } = validateOptions(options);
     const key = (registry[type].idempotencyKey as ((p: unknown) => string) | undefined)?.(parsed);
     const id = chosenId ?? key ?? `${type}-${randomUUID()}`;
     try {
-      const handle = await startJob(this.temporal, { type, id, payload: parsed, taskQueue: this.config.taskQueue, delayMs, mode: 'enqueue' });
+      const handle = await startJob(this.temporal, { type, id, payload: parsed, taskQueue: this.config.taskQueue, delayMs, priority, mode: 'enqueue' });
       return { id, existed: false, handle };
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
