@@ -2,15 +2,16 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { Command, CommanderError, Option } from 'commander';
 import { jobTypes, registry, type JobType } from '../jobs/registry';
-import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, UnknownJobTypeError, describe } from '../shared/errors';
+import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, ScheduleExistsError, UnknownJobTypeError, describe } from '../shared/errors';
 import { addDeadLetterCommands } from './cli-dlq';
+import { addScheduleCommands } from './cli-schedule';
 import { DeadLetterError } from './dead-letters';
 import { JobFailedError, UsageError, parseDuration, parseJson, parseLimit, parsePriority, withClient } from './cli-support';
 import { formatJobError, formatJobRecord, formatTable, sanitizeForTerminal } from './format';
 import { listableStatuses, type ListableStatus } from './job-list';
 import { assertJobType, validateOptions, validatePayload } from './validate';
 
-const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError, IdConflictError];
+const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError, IdConflictError, ScheduleExistsError];
 
 /** Exit 2 for what the user can fix on the command line; an unknown ID is exit 1, like `status`'s. */
 function isBadInput(err: unknown): boolean {
@@ -110,6 +111,7 @@ function buildProgram(): Command {
     });
 
   addDeadLetterCommands(program);
+  addScheduleCommands(program);
 
   program
     .command('types')

@@ -11,6 +11,7 @@ import { DeadLetterQueue } from './dead-letters';
 import { decodeStartInput, firstEvent, historyTail } from './history';
 import { listJobs, type ListJobsOptions, type JobSummary } from './job-list';
 import { toJobRecord, type JobRecord } from './job-record';
+import { JobSchedules } from './schedules';
 import { payloadHashMemoKey, startJob } from './start-job';
 import { assertJobType, validateOptions, validatePayload } from './validate';
 
@@ -51,6 +52,8 @@ export interface EnqueueResult {
 export class JobClient {
   /** The dead-letter queues: list, inspect, redrive and discard jobs that failed for good. */
   readonly deadLetters: DeadLetterQueue;
+  /** Recurring jobs: create, list, pause, unpause, trigger and delete schedules. */
+  readonly schedules: JobSchedules;
 
   constructor(
     /** The Temporal client underneath. */
@@ -58,9 +61,10 @@ export class JobClient {
     private readonly config: Pick<Config, 'taskQueue'>,
   ) {
     this.deadLetters = new DeadLetterQueue(temporal, config.taskQueue);
+    this.schedules = new JobSchedules(temporal, config.taskQueue);
   }
 
-  /** The task queue jobs are started on, whose workers run them and their DLQs. */
+  /** The deployment's shared task queue: jobs of types without a queue of their own run on it, and so do the DLQs. */
   get taskQueue(): string {
     return this.config.taskQueue;
   }

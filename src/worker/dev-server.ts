@@ -5,6 +5,7 @@ import { Connection } from '@temporalio/client';
 import type { Config } from '../shared/config';
 import { describe } from '../shared/errors';
 import { isListening } from '../shared/net';
+import { devServerDynamicConfigArgs } from '../shared/dev-server-config';
 import { customSearchAttributes } from '../shared/search-attributes';
 import { forgetDevServer, recordDevServer, stopLeftoverDevServer } from './leftover-dev-server';
 
@@ -44,6 +45,7 @@ export async function startDevServer(cliPath: string, config: Config, readyTimeo
     '--db-filename', dbFile,
     '--namespace', config.namespace,
     '--log-level', 'error',
+    ...devServerDynamicConfigArgs(),
     ...Object.entries(customSearchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
   ];
   // Its own process group: a terminal's Ctrl-C reaches only us, so the worker drains before the server stops.

@@ -6,6 +6,7 @@ import { provisionTemporalCli } from '../../src/provision/temporal-cli';
 import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createTimeSkippingEnv } from '../../src/provision/test-server';
 import { loadConfig } from '../../src/shared/config';
+import { devServerDynamicConfigArgs } from '../../src/shared/dev-server-config';
 import { registerSearchAttributes } from '../../src/shared/search-attributes';
 import { sqliteTestDb, type TestDb } from './db';
 
@@ -28,7 +29,7 @@ export async function startDevServerEnv(): Promise<TestWorkflowEnvironment> {
   const config = loadConfig();
   const { value: cli } = await provisionTemporalCli({ cacheDir: config.cacheDir, temporalCliPath: config.temporalCliPath });
   return TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: cli }, searchAttributes: [jobTypeSearchAttribute], extraArgs: ['--log-level', 'error'] },
+    server: { executable: { type: 'existing-path', path: cli }, searchAttributes: [jobTypeSearchAttribute], extraArgs: ['--log-level', 'error', ...devServerDynamicConfigArgs()] },
   });
 }
 
