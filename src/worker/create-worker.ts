@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import type { StringValue } from '@temporalio/common';
-import { bundleWorkflowCode, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { openDatabase } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
@@ -31,6 +31,20 @@ export interface CreateWorkerOptions {
   concurrency?: number;
   /** Workflow task slots per worker. @defaultValue the Temporal SDK's default */
   workflowConcurrency?: number;
+}
+
+/** The options of one queue's worker that come from its plan: the queue, its slots and its rate limit. */
+export function queueWorkerOptions(
+  plan: QueuePlan,
+  options: Pick<CreateWorkerOptions, 'concurrency' | 'workflowConcurrency'> = {},
+): Pick<WorkerOptions, 'taskQueue' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'maxTaskQueueActivitiesPerSecond'> {
+  return {
+    taskQueue: plan.taskQueue,
+    maxConcurrentActivityTaskExecutions: options.concurrency ?? plan.concurrency,
+    maxConcurrentWorkflowTaskExecutions: options.workflowConcurrency,
+    // Enforced by the server over all workers of the queue, unlike maxActivitiesPerSecond (per worker).
+    maxTaskQueueActivitiesPerSecond: plan.rateLimit,
+  };
 }
 
 /**
@@ -75,12 +89,9 @@ export async function createWorker(config: Config, options: CreateWorkerOptions 
         await Worker.create({
           connection,
           namespace: config.namespace,
-          taskQueue: plan.taskQueue,
           workflowBundle,
           activities,
-          maxConcurrentActivityTaskExecutions: options.concurrency ?? plan.concurrency,
-          maxConcurrentWorkflowTaskExecutions: options.workflowConcurrency,
-          maxTaskQueueActivitiesPerSecond: plan.rateLimit,
+          ...queueWorkerOptions(plan, options),
           // On SIGINT/SIGTERM the worker stops polling, lets in-flight activities finish for this long,
           // then cancels them; Temporal retries cancelled attempts on another worker.
           shutdownGraceTime: config.shutdownGraceTime as StringValue,

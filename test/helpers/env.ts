@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { jobTypeSearchAttribute } from '../../src/client/start-job';
+import { jobTypes, registry } from '../../src/jobs/registry';
+import { planQueues } from '../../src/jobs/task-queues';
 import { provisionTemporalCli } from '../../src/provision/temporal-cli';
 import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createTimeSkippingEnv } from '../../src/provision/test-server';
@@ -47,13 +49,35 @@ export function uniqueId(prefix: string): string {
   return `${prefix}-${randomUUID()}`;
 }
 
-/** Creates a worker on the test environment's connection with the given bundle and activities. */
-export function createTestWorker(
+/** The workers of a test: one per task queue of the deployment, run together. */
+export interface TestWorker {
+  /** One worker per task queue: the shared one first, then each job type's own. */
+  workers: Worker[];
+  /** Runs every worker until the promise settles, then shuts them all down; resolves to its value. */
+  runUntil<R>(fnOrPromise: Promise<R> | (() => Promise<R>)): Promise<R>;
+}
+
+/**
+ * Creates workers on the test environment's connection with the given bundle and activities, on
+ * `taskQueue` (the shared queue) and on every queue a job type declares of its own, as the real
+ * worker does, so a client started with the same `taskQueue` reaches every job.
+ */
+export async function createTestWorker(
   env: TestWorkflowEnvironment,
   bundle: WorkflowBundleWithSourceMap,
-  options: Pick<WorkerOptions, 'taskQueue' | 'activities'>,
-): Promise<Worker> {
-  return Worker.create({ connection: env.nativeConnection, workflowBundle: bundle, ...options });
+  options: Pick<WorkerOptions, 'taskQueue' | 'activities'> & Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath'>,
+): Promise<TestWorker> {
+  const queues = planQueues(options.taskQueue, jobTypes.map((t) => registry[t])).map((p) => p.taskQueue);
+  if (!queues.includes(options.taskQueue)) queues.unshift(options.taskQueue);
+  const workers = await Promise.all(queues.map((taskQueue) => Worker.create({ connection: env.nativeConnection, workflowBundle: bundle, ...options, taskQueue })));
+  return {
+    workers,
+    async runUntil<R>(fnOrPromise: Promise<R> | (() => Promise<R>)): Promise<R> {
+      const until = typeof fnOrPromise === 'function' ? fnOrPromise() : fnOrPromise;
+      const results = await Promise.all(workers.map((w) => w.runUntil(until)));
+      return results[0] as R;
+    },
+  };
 }
 
 const noop = () => {};
