@@ -3,7 +3,9 @@ import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { jobTypeSearchAttribute } from '../../src/client/start-job';
 import { jobTypes, registry } from '../../src/jobs/registry';
-import { planQueues } from '../../src/jobs/task-queues';
+import type { JobDefinition } from '../../src/jobs/definition';
+import { defaultConcurrency, planQueues } from '../../src/jobs/task-queues';
+import { queueWorkerOptions, type CreateWorkerOptions } from '../../src/worker/create-worker';
 import { provisionTemporalCli } from '../../src/provision/temporal-cli';
 import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createTimeSkippingEnv } from '../../src/provision/test-server';
@@ -65,11 +67,21 @@ export interface TestWorker {
 export async function createTestWorker(
   env: TestWorkflowEnvironment,
   bundle: WorkflowBundleWithSourceMap,
-  options: Pick<WorkerOptions, 'taskQueue' | 'activities'> & Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath'>,
+  options: Pick<WorkerOptions, 'taskQueue' | 'activities'> & {
+    /** Apply each queue's declared concurrency and rate limit, as `npm run worker` does, with these overrides. @defaultValue the SDK's defaults */
+    limits?: Pick<CreateWorkerOptions, 'concurrency' | 'workflowConcurrency'>;
+    /** The job definitions whose queues to serve. @defaultValue the registry's */
+    definitions?: readonly JobDefinition[];
+  },
 ): Promise<TestWorker> {
-  const queues = planQueues(options.taskQueue, jobTypes.map((t) => registry[t])).map((p) => p.taskQueue);
-  if (!queues.includes(options.taskQueue)) queues.unshift(options.taskQueue);
-  const workers = await Promise.all(queues.map((taskQueue) => Worker.create({ connection: env.nativeConnection, workflowBundle: bundle, ...options, taskQueue })));
+  const { limits, definitions = jobTypes.map((t) => registry[t]), ...rest } = options;
+  const plans = planQueues(options.taskQueue, definitions);
+  if (!plans.some((p) => p.taskQueue === options.taskQueue)) plans.unshift({ taskQueue: options.taskQueue, shared: true, types: [], concurrency: defaultConcurrency });
+  const workers = await Promise.all(
+    plans.map((plan) =>
+      Worker.create({ connection: env.nativeConnection, workflowBundle: bundle, ...rest, ...(limits ? queueWorkerOptions(plan, limits) : { taskQueue: plan.taskQueue }) }),
+    ),
+  );
   return {
     workers,
     async runUntil<R>(fnOrPromise: Promise<R> | (() => Promise<R>)): Promise<R> {
