@@ -90,13 +90,15 @@ export class JobSchedules {
       });
     } catch (err) {
       if (err instanceof ScheduleAlreadyRunning) throw new ScheduleExistsError(id);
-      if (isGrpcServiceError(err) && err.code === GRPC_INVALID_ARGUMENT) throw new InvalidOptionError([{ path: options.cron !== undefined ? 'cron' : 'every', message: err.details || err.message }]);
+      // The SDK checks a cron line's fields (TypeError), the server the rest (INVALID_ARGUMENT).
+      const refused = (err instanceof TypeError && options.cron !== undefined) || (isGrpcServiceError(err) && err.code === GRPC_INVALID_ARGUMENT);
+      if (refused) throw new InvalidOptionError([{ path: options.cron !== undefined ? 'cron' : 'every', message: (isGrpcServiceError(err) && err.details) || (err as Error).message }]);
       throw err;
     }
     return { id };
   }
 
-  /** This deployment's schedules, by ID. */
+  /** This deployment's schedules, by ID, from Temporal's visibility store (a change shows within a second or so). */
   async list(): Promise<ScheduleSummary[]> {
     const rows: ScheduleSummary[] = [];
     for await (const s of this.temporal.schedule.list()) {
