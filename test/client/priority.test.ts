@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
+import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { SendEmailInput } from '../../src/activities/email';
@@ -48,7 +49,9 @@ describe('enqueue priority', function () {
     const slots = await Worker.create({ connection: env.nativeConnection, taskQueue: emailQueue, activities, maxConcurrentActivityTaskExecutions: 1 });
     await workflows.runUntil(async () => {
       const all = [...low, ...high];
-      await waitFor(async () => (await Promise.all(all.map((j) => j.handle.describe()))).filter((d) => (d.raw.pendingActivities?.length ?? 0) > 0).length, (n) => n === all.length, 60_000);
+      // Scheduled in each job's history first, then handed to the matching service: wait for the queue's backlog.
+      const backlog = () => activityBacklog(env, emailQueue);
+      assert.equal(await waitFor(backlog, (n) => n >= all.length, 60_000), all.length, 'every attempt waits in the backlog');
       await slots.runUntil(Promise.all(all.map((j) => j.handle.result())));
     });
 
@@ -67,3 +70,14 @@ describe('enqueue priority', function () {
     }
   });
 });
+
+/** Activity tasks waiting on a task queue, as the server counts them. */
+async function activityBacklog(env: TestWorkflowEnvironment, taskQueue: string): Promise<number> {
+  const described = await env.client.workflowService.describeTaskQueue({
+    namespace: env.namespace ?? 'default',
+    taskQueue: { name: taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+    taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+    reportStats: true,
+  });
+  return Number(described.stats?.approximateBacklogCount ?? 0);
+}
