@@ -116,6 +116,11 @@ describe('schedules', function () {
     const bad = await ctl('schedule', 'create', 'send-email', JSON.stringify({ ...payload, subject: '' }), '--every', '5m');
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /jobs:invalid-payload: .*payload\.subject/);
+    for (const args of [['enqueue', 'send-email', JSON.stringify(payload), '--priority', '0'], ['schedule', 'create', 'send-email', JSON.stringify(payload), '--every', '5m', '--priority', 'high']]) {
+      const badPriority = await ctl(...args);
+      assert.equal(badPriority.code, 2, args.join(' '));
+      assert.match(badPriority.stderr, /--priority: must be a whole number from 1 \(highest\) to 5 \(lowest\)/);
+    }
     const both = await ctl('schedule', 'create', 'send-email', JSON.stringify(payload));
     assert.equal(both.code, 2);
     assert.match(both.stderr, /give exactly one of them/);
