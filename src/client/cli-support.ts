@@ -25,6 +25,14 @@ export function parseLimit(text: string): number {
   return n;
 }
 
+/** Parses `--priority`: a whole number from 1 (highest) to 5 (lowest); unset stays unset. */
+export function parsePriority(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(n >= 1 && n <= 5)) throw new UsageError(`--priority: must be a whole number from 1 (highest) to 5 (lowest), got ${JSON.stringify(text)}`);
+  return n;
+}
+
 /** Parses a duration option such as `30s`, `5m` or `1500` (ms): more than 0, at most a day. */
 export function parseDuration(text: string, name: string): number {
   let ms: number;

@@ -2,17 +2,18 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { Command, CommanderError, Option } from 'commander';
 import { jobTypes, registry, type JobType } from '../jobs/registry';
-import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, UnknownJobTypeError, describe } from '../shared/errors';
+import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, ScheduleExistsError, UnknownJobTypeError, describe } from '../shared/errors';
 import { addCodecCommands } from './cli-codec';
 import { addDeadLetterCommands } from './cli-dlq';
+import { addScheduleCommands } from './cli-schedule';
 import { DeadLetterError } from './dead-letters';
-import { JobFailedError, UsageError, parseDuration, parseJson, parseLimit, withClient } from './cli-support';
+import { JobFailedError, UsageError, parseDuration, parseJson, parseLimit, parsePriority, withClient } from './cli-support';
 import { formatJobError, formatJobRecord, formatTable, sanitizeForTerminal } from './format';
 import { listableStatuses, type ListableStatus } from './job-list';
 import { redact, secretsFromEnv } from '../shared/redact';
 import { assertJobType, validateOptions, validatePayload } from './validate';
 
-const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError, IdConflictError];
+const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError, IdConflictError, ScheduleExistsError];
 
 /** Exit 2 for what the user can fix on the command line; an unknown ID is exit 1, like `status`'s. */
 function isBadInput(err: unknown): boolean {
@@ -33,13 +34,14 @@ function buildProgram(): Command {
     .argument('<payload-json>', 'the payload, as JSON')
     .option('--id <id>', 'job ID; enqueueing an existing ID runs nothing new')
     .option('--delay <duration>', 'wait before the first attempt, e.g. 30s, 5m')
+    .option('--priority <1-5>', 'start before jobs with a higher number when workers are busy: 1 highest, 5 lowest (default 3)')
     .option('--json', 'print {"id","existed"} as JSON')
-    .action(async (type: string, payloadJson: string, opts: { id?: string; delay?: string; json?: boolean }) => {
+    .action(async (type: string, payloadJson: string, opts: { id?: string; delay?: string; priority?: string; json?: boolean }) => {
       // Validate everything before connecting: bad input never reaches Temporal.
       assertJobType(type);
       const payload = validatePayload(type, parseJson(payloadJson, 'payload-json'));
-      const { id, delayMs } = validateOptions(opts);
-      const result = await withClient((client) => client.enqueue(type, payload, { id, delay: delayMs }));
+      const { id, delayMs, priority } = validateOptions({ ...opts, priority: parsePriority(opts.priority) });
+      const result = await withClient((client) => client.enqueue(type, payload, { id, delay: delayMs, priority }));
       if (opts.json) console.log(JSON.stringify({ id: result.id, existed: result.existed }));
       else {
         console.log(result.id);
@@ -112,6 +114,7 @@ function buildProgram(): Command {
 
   addDeadLetterCommands(program);
   addCodecCommands(program);
+  addScheduleCommands(program);
 
   program
     .command('types')

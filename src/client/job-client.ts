@@ -13,6 +13,7 @@ import { decodeFailureMessages } from './decode';
 import { decodeStartInput, firstEvent, historyTail } from './history';
 import { listJobs, type ListJobsOptions, type JobSummary } from './job-list';
 import { toJobRecord, type JobRecord } from './job-record';
+import { JobSchedules } from './schedules';
 import { payloadHashMemoKey, startJob } from './start-job';
 import { assertJobType, validateOptions, validatePayload } from './validate';
 
@@ -32,6 +33,11 @@ export interface EnqueueOptions {
   id?: string;
   /** Wait this long before the first attempt, e.g. `'10m'`. @defaultValue no delay */
   delay?: Duration;
+  /**
+   * 1 (highest) to 5 (lowest): when jobs wait for worker slots, those with a lower number start
+   * first (Temporal's priority key; the job's activities inherit it). @defaultValue 3
+   */
+  priority?: number;
 }
 
 /** What {@link JobClient.enqueue} did. */
@@ -48,6 +54,8 @@ export interface EnqueueResult {
 export class JobClient {
   /** The dead-letter queues: list, inspect, redrive and discard jobs that failed for good. */
   readonly deadLetters: DeadLetterQueue;
+  /** Recurring jobs: create, list, pause, unpause, trigger and delete schedules. */
+  readonly schedules: JobSchedules;
 
   constructor(
     /** The Temporal client underneath. */
@@ -55,9 +63,10 @@ export class JobClient {
     private readonly config: Pick<Config, 'taskQueue'>,
   ) {
     this.deadLetters = new DeadLetterQueue(temporal, config.taskQueue);
+    this.schedules = new JobSchedules(temporal, config.taskQueue);
   }
 
-  /** The task queue jobs are started on, whose workers run them and their DLQs. */
+  /** The deployment's shared task queue: jobs of types without a queue of their own run on it, and so do the DLQs. */
   get taskQueue(): string {
     return this.config.taskQueue;
   }
@@ -82,11 +91,11 @@ export class JobClient {
   async enqueue<T extends JobType>(type: T, payload: JobPayloadInput<T>, options: EnqueueOptions = {}): Promise<EnqueueResult> {
     assertJobType(type);
     const parsed = validatePayload(type, payload);
-    const { id: chosenId, delayMs } = validateOptions(options);
+    const { id: chosenId, delayMs, priority } = validateOptions(options);
     const key = (registry[type].idempotencyKey as ((p: unknown) => string) | undefined)?.(parsed);
     const id = chosenId ?? key ?? `${type}-${randomUUID()}`;
     try {
-      const handle = await startJob(this.temporal, { type, id, payload: parsed, taskQueue: this.config.taskQueue, delayMs, mode: 'enqueue' });
+      const handle = await startJob(this.temporal, { type, id, payload: parsed, taskQueue: this.config.taskQueue, delayMs, priority, mode: 'enqueue' });
       return { id, existed: false, handle };
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -1,6 +1,7 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, type Priority, type SearchAttributePair } from '@temporalio/common';
 import { registry, type JobType } from '../jobs/registry';
+import { taskQueueFor } from '../jobs/task-queues';
 import { payloadHash } from '../shared/payload-hash';
 
 /** The `JobType` search attribute: lets `jobctl list` and the Web UI select jobs by type. A stored contract. */
@@ -9,13 +10,20 @@ export const jobTypeSearchAttribute = defineSearchAttributeKey('JobType', Search
 /** Memo key of the payload hash that tells a duplicate enqueue from an ID conflict. A stored contract. */
 export const payloadHashMemoKey = 'payloadHash';
 
-/** What {@link startJob} starts. */
-export interface StartJobInput {
+/** What every start of a job shares, whether enqueued, redriven or started by a schedule. */
+export interface JobStartInput {
   type: JobType;
-  id: string;
   /** The payload, already validated against the type's schema. */
   payload: unknown;
+  /** The deployment's shared task queue; the job starts on its type's queue ({@link taskQueueFor}). */
   taskQueue: string;
+  /** The job's priority, 1 (highest) to 5 (lowest). @defaultValue unset: Temporal's default, 3 */
+  priority?: number;
+}
+
+/** What {@link startJob} starts. */
+export interface StartJobInput extends JobStartInput {
+  id: string;
   /** Wait before the first attempt, in ms. @defaultValue 0 */
   delayMs?: number;
   /**
@@ -25,19 +33,38 @@ export interface StartJobInput {
   mode: 'enqueue' | 'redrive';
 }
 
-/** Starts a job's workflow; the one place that sets its ID policy, memo, search attributes and summary. */
-export function startJob(client: Client, input: StartJobInput): Promise<WorkflowHandleWithFirstExecutionRunId> {
+/** The workflow start options of a job that do not depend on how it is started: the one place that sets them. */
+export function jobStartOptions(input: JobStartInput): {
+  workflowType: string;
+  taskQueue: string;
+  args: [unknown];
+  memo: Record<string, unknown>;
+  typedSearchAttributes: SearchAttributePair[];
+  staticSummary: string;
+  priority?: Priority;
+} {
   const definition = registry[input.type];
-  return client.workflow.start(definition.workflowType, {
-    taskQueue: input.taskQueue,
-    workflowId: input.id,
+  return {
+    workflowType: definition.workflowType,
+    taskQueue: taskQueueFor(input.taskQueue, definition),
     args: [input.payload],
+    memo: { [payloadHashMemoKey]: payloadHash(input.payload) },
+    typedSearchAttributes: [{ key: jobTypeSearchAttribute, value: input.type }],
+    staticSummary: (definition.summary as ((p: unknown) => string) | undefined)?.(input.payload) ?? input.type,
+    // Lower keys go first in Temporal, as in ours; activities inherit the workflow's priority.
+    priority: input.priority === undefined ? undefined : { priorityKey: input.priority },
+  };
+}
+
+/** Starts a job's workflow: its ID policy plus {@link jobStartOptions}. */
+export function startJob(client: Client, input: StartJobInput): Promise<WorkflowHandleWithFirstExecutionRunId> {
+  const { workflowType, ...options } = jobStartOptions(input);
+  return client.workflow.start(workflowType, {
+    ...options,
+    workflowId: input.id,
     // Starting an ID that is running fails, which is how a duplicate is detected.
     workflowIdConflictPolicy: 'FAIL',
     workflowIdReusePolicy: input.mode === 'redrive' ? 'ALLOW_DUPLICATE_FAILED_ONLY' : 'REJECT_DUPLICATE',
     startDelay: input.delayMs || undefined,
-    memo: { [payloadHashMemoKey]: payloadHash(input.payload) },
-    typedSearchAttributes: [{ key: jobTypeSearchAttribute, value: input.type }],
-    staticSummary: (definition.summary as ((p: unknown) => string) | undefined)?.(input.payload) ?? input.type,
   });
 }

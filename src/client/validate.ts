@@ -22,10 +22,13 @@ export function validatePayload<T extends JobType>(type: T, payload: unknown): J
   return result.data as JobPayload<T>;
 }
 
-/** Checks a caller-chosen job ID and delay; throws {@link InvalidOptionError} naming each bad one. */
-export function validateOptions(options: { id?: string; delay?: Duration }): { id?: string; delayMs?: number } {
+/** Checks a caller-chosen job ID, delay and priority; throws {@link InvalidOptionError} naming each bad one. */
+export function validateOptions(options: { id?: string; delay?: Duration; priority?: number }): { id?: string; delayMs?: number; priority?: number } {
   const issues: FieldIssue[] = [];
-  const { id, delay } = options;
+  const { id, delay, priority } = options;
+  if (priority !== undefined && !(Number.isInteger(priority) && priority >= 1 && priority <= 5)) {
+    issues.push({ path: 'priority', message: `must be a whole number from 1 (highest) to 5 (lowest), got ${JSON.stringify(priority)}` });
+  }
   if (id !== undefined && (typeof id !== 'string' || id.length > maxJobIdLength || !jobIdPattern.test(id))) {
     issues.push({ path: 'id', message: `must be 1 to ${maxJobIdLength} characters of A-Z, a-z, 0-9 and . _ : @ / + = -` });
   }
@@ -40,7 +43,7 @@ export function validateOptions(options: { id?: string; delay?: Duration }): { i
     if (delayMs !== undefined && delayMs > maxDelayMs) issues.push({ path: 'delay', message: 'must be at most 365 days' });
   }
   if (issues.length > 0) throw new InvalidOptionError(issues);
-  return { id, delayMs };
+  return { id, delayMs, priority };
 }
 
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -26,6 +26,30 @@ export interface ActivityPreset {
 }
 
 /**
+ * A task queue of a job type's own, with the limits its workers apply. Job types without one run on
+ * the deployment's shared queue (`TEMPORAL_TASK_QUEUE`), where a flood of one type can hold every
+ * worker slot while the others wait.
+ */
+export interface JobQueue {
+  /**
+   * The queue's name relative to the deployment: the job runs on `<TEMPORAL_TASK_QUEUE>:<name>`,
+   * so deployments that share a namespace keep apart. A stored contract (workflows stay on the queue
+   * they were started on): never rename it in place.
+   */
+  name: string;
+  /**
+   * Activity attempts one worker runs at once on this queue (`maxConcurrentActivityTaskExecutions`).
+   * @defaultValue 100 (the Temporal SDK's default)
+   */
+  concurrency?: number;
+  /**
+   * Most activity attempts per second that the Temporal server hands out on this queue, summed over
+   * all its workers (`maxTaskQueueActivitiesPerSecond`), e.g. a provider's send rate. @defaultValue unlimited
+   */
+  rateLimit?: number;
+}
+
+/**
  * Everything the client, worker and CLI need to know about one job type. Definitions are pure
  * data, so workflow code may import them.
  */
@@ -42,6 +66,8 @@ export interface JobDefinition<
   description: string;
   /** Schema of the payload. The client validates against it before anything is enqueued. */
   payload: TPayload;
+  /** A task queue of its own, with per-worker concurrency and a rate limit. @defaultValue the shared queue, unlimited */
+  queue?: JobQueue;
   /** The activity presets its steps choose from, by name. */
   presets: Record<TPresets, ActivityPreset>;
   /** The preset whose attempts the job record reports until the job names a step. */

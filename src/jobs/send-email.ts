@@ -62,6 +62,9 @@ export const sendEmailJob = defineJob({
   workflowType: 'sendEmailWorkflow',
   description: 'Send one email over SMTP, or to the outbox directory when SMTP_URL is unset',
   payload: sendEmailPayload,
+  // Its own queue, so a flood of slow reports cannot hold the slots emails wait for. A provider's
+  // send rate goes here too, e.g. `rateLimit: 10` (emails per second over all workers).
+  queue: { name: 'email', concurrency: 20 },
   presets: {
     send: {
       retry: schedule('1s', '5s', '30s', '5m', '30m'),

@@ -2,10 +2,25 @@ import { accessSync, constants } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { jobTypes, type JobType } from '../jobs/registry';
 import { loadKeyRing } from './encryption-keys';
 import { ConfigError, type FieldIssue } from './errors';
 
 const port = z.coerce.number().int().min(1).max(65535);
+/** A comma-separated list of registered job types, e.g. `send-email,sync-data`. */
+const jobTypeList = z
+  .string()
+  .transform((v) => v.split(',').map((t) => t.trim()).filter(Boolean))
+  .pipe(
+    z
+      .array(z.string())
+      .min(1, 'must name at least one job type')
+      .superRefine((types, ctx) => {
+        const unknown = types.filter((t) => !(jobTypes as string[]).includes(t));
+        if (unknown.length > 0) ctx.addIssue({ code: 'custom', message: `unknown job type ${unknown.map((t) => `"${t}"`).join(', ')} (known: ${jobTypes.join(', ')})` });
+      })
+      .transform((types) => [...new Set(types)] as JobType[]),
+  );
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /**
@@ -60,6 +75,11 @@ const fields = {
   emailFrom: { env: 'EMAIL_FROM', schema: z.string().min(1).default('durable-jobs <jobs@localhost>') },
   /** Log level: trace, debug, info, warn or error. @defaultValue 'info' */
   logLevel: { env: 'LOG_LEVEL', schema: z.enum(['trace', 'debug', 'info', 'warn', 'error']).default('info') },
+  /**
+   * The job types a worker runs (`npm run worker -- --types send-email,sync-data`): it polls their
+   * task queues. Types that share a queue are served together. @defaultValue every registered type
+   */
+  workerJobTypes: { env: 'WORKER_JOB_TYPES', flag: '--types', schema: jobTypeList.optional() },
   /** How long a stopping worker waits for in-flight activities before cancelling them. @defaultValue '30s' */
   shutdownGraceTime: { env: 'SHUTDOWN_GRACE_TIME', schema: z.string().regex(/^\d+(ms|s|m)$/, 'must look like 500ms, 30s or 2m').default('30s') },
   /** Cache for the Temporal binaries (CLI and test server), outside the repo. @defaultValue '$XDG_CACHE_HOME/durable-jobs' or '~/.cache/durable-jobs' */
@@ -121,7 +141,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
         const key = String(issue.path[0]) as keyof Fields;
         // A URL's password never reaches the message (it ends up in logs).
         const got = secretFields.has(key) ? '(redacted)' : JSON.stringify(raw[key])?.replace(/(\/\/[^:/@"]*:)[^@"]*@/, '$1***@');
-        return { path: fields[key]?.env ?? key, message: `${issue.message} (got ${got})` };
+        const field: { env: string; flag?: string } | undefined = fields[key];
+        return { path: field ? (field.flag ? `${field.flag} / ${field.env}` : field.env) : key, message: `${issue.message} (got ${got})` };
       }),
     );
   }

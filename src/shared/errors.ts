@@ -59,6 +59,10 @@ export const ErrorType = {
   ReportFailed: 'jobs:report-failed',
   /** No dead-letter entry has that job ID. */
   DlqEntryNotFound: 'jobs:dlq-entry-not-found',
+  /** A schedule with that ID already exists. */
+  ScheduleExists: 'jobs:schedule-exists',
+  /** No schedule of this deployment has that ID. */
+  ScheduleNotFound: 'jobs:schedule-not-found',
   /** A dead-letter operation does not apply to the entry in its current state (e.g. redriving a discarded job). */
   DlqInvalidState: 'jobs:dlq-invalid-state',
   /** A payload is encrypted with a key ID that is not configured (ENCRYPTION_KEYS / ENCRYPTION_KEY_FILE). */
@@ -174,6 +178,20 @@ export class JobNotFoundError extends JobsError {
 export class CodecError extends JobsError {
   constructor(type: typeof ErrorType.CodecUnknownKey | typeof ErrorType.CodecDecryptFailed, message: string, options?: { cause?: unknown }) {
     super(type, message, options);
+  }
+}
+
+/** A schedule with that ID exists already; nothing was created. */
+export class ScheduleExistsError extends JobsError {
+  constructor(readonly scheduleId: string) {
+    super(ErrorType.ScheduleExists, `a schedule with id "${scheduleId}" already exists; choose another ID, or delete it first`);
+  }
+}
+
+/** No schedule of this deployment (task queue) has that ID. */
+export class ScheduleNotFoundError extends JobsError {
+  constructor(readonly scheduleId: string) {
+    super(ErrorType.ScheduleNotFound, `no schedule with id "${scheduleId}"`);
   }
 }
 

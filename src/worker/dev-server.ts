@@ -5,6 +5,7 @@ import { Connection } from '@temporalio/client';
 import type { Config } from '../shared/config';
 import { describe } from '../shared/errors';
 import { isListening } from '../shared/net';
+import { devServerDynamicConfigArgs } from '../shared/dev-server-config';
 import { customSearchAttributes } from '../shared/search-attributes';
 import { forgetDevServer, guardDevServer, recordDevServer, stopLeftoverDevServer } from './leftover-dev-server';
 
@@ -54,6 +55,7 @@ export async function startDevServer(
     '--db-filename', dbFile,
     '--namespace', config.namespace,
     '--log-level', 'error',
+    ...devServerDynamicConfigArgs(),
     ...Object.entries(customSearchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
     ...(codecEndpoint ? ['--ui-codec-endpoint', codecEndpoint] : []),
   ];

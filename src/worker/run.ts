@@ -1,21 +1,36 @@
+import type { Worker } from '@temporalio/worker';
 import type pino from 'pino';
 import type { Config } from '../shared/config';
-import { createWorker } from './create-worker';
+import { createWorker, type CreateWorkerOptions } from './create-worker';
 
 /**
- * Creates the worker and runs it until SIGINT/SIGTERM. The Temporal runtime turns those signals
- * into `worker.shutdown()`: polling stops, in-flight tasks drain within the grace time, then `run()`
- * resolves.
+ * Creates the workers (one per task queue served) and runs them until SIGINT/SIGTERM. The Temporal
+ * runtime turns those signals into `shutdown()` of each: polling stops, in-flight tasks drain
+ * within the grace time, then `run()` resolves. If one worker fails, the others are shut down too.
  */
-export async function runWorker(config: Config, logger: pino.Logger, onReady: () => void = () => {}, options: { seedDemoAccounts?: boolean } = {}): Promise<void> {
-  const { worker, close } = await createWorker(config, options);
+export async function runWorker(config: Config, logger: pino.Logger, onReady: () => void = () => {}, options: CreateWorkerOptions = {}): Promise<void> {
+  const { workers, plans, close } = await createWorker(config, options);
   try {
-    const running = worker.run();
-    logger.info({ taskQueue: config.taskQueue, namespace: config.namespace }, 'worker:started');
+    const running = workers.map((w) => w.run().catch((err: unknown) => {
+      stopAll(workers);
+      throw err;
+    }));
+    for (const plan of plans) {
+      const chosen: readonly string[] | undefined = config.workerJobTypes;
+      const extra = chosen ? plan.types.filter((t) => !chosen.includes(t)) : [];
+      logger.info({ taskQueue: plan.taskQueue, namespace: config.namespace, types: plan.types, concurrency: options.concurrency ?? plan.concurrency, rateLimit: plan.rateLimit }, 'worker:started');
+      if (extra.length > 0) logger.warn({ taskQueue: plan.taskQueue, types: extra, why: 'job types on one task queue are served together' }, 'worker:extra-types');
+    }
     onReady();
-    await running;
+    const results = await Promise.allSettled(running);
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     logger.info('worker:stopped');
   } finally {
     await close();
   }
+}
+
+function stopAll(workers: Worker[]): void {
+  for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
 }

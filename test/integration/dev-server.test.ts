@@ -1,17 +1,19 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { outboxFileFor } from '../../src/activities/email';
 import { provisionTemporalCli } from '../../src/provision/temporal-cli';
 import { loadConfig } from '../../src/shared/config';
 import { repoRoot, uniqueId } from '../helpers/env';
-import { renderedDom } from '../helpers/browser';
+import { artifactsDir, historyRows, renderedDom, screenshot } from '../helpers/browser';
 import { isListening as listening } from '../../src/shared/net';
 import { freePort, runCommand, startProcess, type Started } from '../helpers/processes';
 
 const isListening = (port: number) => listening('127.0.0.1', port);
 const jobctl = path.join(repoRoot, 'bin/jobctl.js');
+/** The Web UI's page of the first job, kept after the run (named in the README). */
+const webUiScreenshot = path.join(artifactsDir, 'web-ui-job.png');
 const payload = JSON.stringify({ to: 'grace@example.com', subject: 'Integration', body: 'Hello from the dev server', userId: 'u-int' });
 
 // Boots the system the way `npm start` does (built output, embedded dev server, SQLite file) and
@@ -72,15 +74,39 @@ describe('npm start against a real Temporal dev server', function () {
 
     const listed = await runCommand(temporalCli, ['workflow', 'list', '--address', `127.0.0.1:${grpcPort}`, '--query', `WorkflowId = '${id}'`, '-o', 'json']);
     assert.equal(listed.code, 0, listed.stderr);
-    const rows = JSON.parse(listed.stdout) as { execution: { workflowId: string }; type: { name: string }; status: string }[];
+    const rows = JSON.parse(listed.stdout) as { execution: { workflowId: string; runId: string }; type: { name: string }; status: string }[];
     assert.equal(rows.length, 1);
     assert.equal(rows[0]!.type.name, 'sendEmailWorkflow');
     assert.match(String(rows[0]!.status), /COMPLETED/);
 
-    const page = await renderedDom(`http://127.0.0.1:${uiPort}/namespaces/default/workflows/${encodeURIComponent(id)}`);
-    assert.match(page, new RegExp(id), 'the Web UI shows the job');
-    assert.match(page, /sendEmailWorkflow/);
-    assert.match(page, /Completed/);
+    // The job's own event history, row by row: not text a menu or an error page could also hold.
+    const pageUrl = `http://127.0.0.1:${uiPort}/namespaces/default/workflows/${encodeURIComponent(id)}`;
+    const history = historyRows(await renderedDom(pageUrl));
+    const runId = rows[0]!.execution.runId;
+    assert.ok(history.length >= 5, `the Web UI shows the job's event history (rows: ${JSON.stringify(history)})`);
+    for (const row of history) assert.equal(row.href, `/namespaces/default/workflows/${encodeURIComponent(id)}/${runId}/history/events/${row.eventId}`, 'every row is an event of this job');
+    const event = (type: string) => {
+      const found = history.find((r) => r.eventType === type);
+      assert.ok(found, `the history has a ${type} event (types: ${history.map((r) => r.eventType).join(', ')})`);
+      return found;
+    };
+    const started = event('Workflow Execution Started');
+    const scheduled = event('Activity Task Scheduled');
+    const attempt = event('Activity Task Started');
+    const done = event('Activity Task Completed');
+    const completed = event('Workflow Execution Completed');
+    assert.deepEqual([started, scheduled, attempt, done, completed].map((r) => r.eventId), [started, scheduled, attempt, done, completed].map((r) => r.eventId).sort((a, b) => a - b), 'in this order');
+    assert.match(started.details, /sendEmailWorkflow/);
+    assert.match(scheduled.details, /Activity Type sendEmail\b/);
+    assert.match(attempt.details, /Attempt 1\b/);
+    // The table previews a result's first characters; each must be the start of the job's result.
+    const resultText = `Result ${JSON.stringify(JSON.parse(result.stdout))}`;
+    for (const row of [done, completed]) {
+      const preview = row.details.replace(/(\.\.\.|…)$/, '');
+      assert.ok(preview.length >= `Result {"messageId":"<${id}`.length && resultText.startsWith(preview), `${row.eventType} shows the result ${resultText}: ${row.details}`);
+    }
+    await screenshot(pageUrl, webUiScreenshot);
+    assert.ok((await stat(webUiScreenshot)).size > 10_000, `a screenshot of the page is kept at ${webUiScreenshot}`);
 
     const script = await runCommand(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'examples/enqueue-email.ts'), 'lin@example.com'], { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}` });
     assert.equal(script.code, 0, script.stderr);

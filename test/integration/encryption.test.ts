@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { JobClient } from '../../src/client/job-client';
 import { startCodecServer, type CodecServer } from '../../src/client/codec-server';
 import { jobTypeSearchAttribute } from '../../src/client/start-job';
@@ -18,7 +18,7 @@ import { newKeyEntry, parseKeyRing } from '../../src/shared/encryption-keys';
 import { ErrorType } from '../../src/shared/errors';
 import { renderedDom } from '../helpers/browser';
 import { sqliteTestDb, type TestDb } from '../helpers/db';
-import { uniqueId } from '../helpers/env';
+import { createTestWorker, uniqueId } from '../helpers/env';
 import { freePort } from '../helpers/processes';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 
@@ -78,9 +78,7 @@ describe('payload encryption against a real dev server', function () {
 
   const jobClient = (dataConverter: DataConverter | undefined) => new JobClient(new Client({ connection: env.connection, dataConverter }), { taskQueue });
   const runWorker = async <T>(dataConverter: DataConverter | undefined, until: Promise<T>): Promise<T> => {
-    const worker = await Worker.create({
-      connection: env.nativeConnection,
-      workflowBundle: bundle,
+    const worker = await createTestWorker(env, bundle, {
       taskQueue,
       dataConverter,
       // The dead-letter hand-off starts a workflow, so its client encrypts too.

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { JobClient } from '../../src/client/job-client';
 import { DeadLetterError } from '../../src/client/dead-letters';
 import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { deadLetterEntries, waitFor } from '../helpers/dlq';
-import { createTestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { createTestWorker, type TestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 
@@ -35,7 +35,7 @@ describe('dead-letter queue (real dev server)', function () {
   beforeEach(() => (refusing = true));
 
   /** A fresh task queue (so a fresh DLQ per test: the DLQ's ID is per type, so each test uses its own namespace of IDs) and a worker on it. */
-  async function setUp(): Promise<{ jobs: JobClient; worker: Worker; taskQueue: string }> {
+  async function setUp(): Promise<{ jobs: JobClient; worker: TestWorker; taskQueue: string }> {
     const taskQueue = uniqueId('tq');
     const deps = { ...testActivityDeps(env, taskQueue, testDb.db, { reportsDir: os.tmpdir() }), email: { smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' } };
     const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(deps) });

@@ -6,7 +6,7 @@ import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { ledgerSteps } from '../../src/db/ledger';
 import type { Db } from '../../src/db/schema';
 import { createAccount } from '../../src/db/seed';
@@ -15,7 +15,7 @@ import type { ProcessPaymentResult } from '../../src/jobs/process-payment';
 import { ErrorType } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { deadLetterEntries } from '../helpers/dlq';
-import { createTestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { createTestWorker, type TestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -60,7 +60,7 @@ describe('process-payment job (time-skipping, SQLite)', function () {
       return result;
     };
     const activities = { ...real, ...Object.fromEntries((['reserveFunds', 'capturePayment', 'releaseHold', 'reverseCapture', 'cancelHold'] as const).map((n) => [n, wrap(n)])) };
-    const worker: Worker = await createTestWorker(env, bundle, { taskQueue, activities: activities });
+    const worker: TestWorker = await createTestWorker(env, bundle, { taskQueue, activities: activities });
     return { worker, jobs: new JobClient(env.client, { taskQueue }), calls, taskQueue };
   }
 

@@ -6,7 +6,7 @@ import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker, WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { SyncPageInput, SyncPageResult } from '../../src/activities/sync-source';
 import { JobClient } from '../../src/client/job-client';
 import { ledgerSteps } from '../../src/db/ledger';
@@ -17,7 +17,7 @@ import { deadLetterEntriesQuery } from '../../src/workflows/dead-letter';
 import { jobStateMemoKey, type JobState } from '../../src/workflows/job-state';
 import { requestStopSignal, setPageSizeSignal } from '../../src/workflows/sync-data';
 import { type TestDb } from '../helpers/db';
-import { createTestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { createTestWorker, type TestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { makeRecords, startSyncSource, type TestSyncSource } from '../helpers/sync-source';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 
@@ -46,7 +46,7 @@ describe('sync-data job (time-skipping)', function () {
     const deps = testActivityDeps(env, taskQueue, testDb.db, { reportsDir: await mkdtemp(path.join(os.tmpdir(), 'sync-')), syncSourceUrl: http.url });
     const real = createActivities(deps);
     const activities = wrap ? { ...real, syncPage: wrap(real.syncPage) } : real;
-    const worker: Worker = await createTestWorker(env, bundle, { taskQueue, activities: activities });
+    const worker: TestWorker = await createTestWorker(env, bundle, { taskQueue, activities: activities });
     return { taskQueue, source, id: uniqueId('job'), worker, jobs: new JobClient(env.client, { taskQueue }) };
   }
   const requestsOf = (source: string) => http.requests.filter((r) => r.source === source);

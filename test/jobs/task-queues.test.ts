@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { registry } from '../../src/jobs/registry';
+import { defaultConcurrency, planQueues, taskQueueFor } from '../../src/jobs/task-queues';
+
+describe('task queues of job types', () => {
+  const all = Object.values(registry);
+
+  it('puts send-email on a queue of its own and the other types on the shared queue', () => {
+    assert.equal(taskQueueFor('durable-jobs', registry['send-email']), 'durable-jobs:email');
+    assert.equal(taskQueueFor('durable-jobs', registry['process-payment']), 'durable-jobs');
+    const plans = planQueues('durable-jobs', all);
+    assert.deepEqual(
+      plans.map((p) => [p.taskQueue, p.shared, p.types, p.concurrency, p.rateLimit]),
+      [
+        ['durable-jobs:email', false, ['send-email'], 20, undefined],
+        ['durable-jobs', true, ['process-payment', 'generate-report', 'sync-data'], defaultConcurrency, undefined],
+      ],
+    );
+  });
+
+  it('lets types share a queue of their own only with the same limits', () => {
+    const sms = { ...registry['send-email'], type: 'send-sms', queue: { name: 'email', concurrency: 20, rateLimit: 5 } };
+    assert.throws(() => planQueues('q', [registry['send-email'], sms]), /job types send-email and send-sms share task queue q:email but declare different limits/);
+    const same = { ...sms, queue: registry['send-email'].queue };
+    assert.deepEqual(planQueues('q', [registry['send-email'], same])[0]!.types, ['send-email', 'send-sms']);
+  });
+});

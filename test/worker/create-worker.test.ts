@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Context } from '@temporalio/activity';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { SendEmailInput } from '../../src/activities/email';
+import type { ReportPagesInput } from '../../src/activities/reports';
+import { JobClient } from '../../src/client/job-client';
+import { registry } from '../../src/jobs/registry';
+import { loadConfig } from '../../src/shared/config';
+import { createWorker } from '../../src/worker/create-worker';
+import type { TestDb } from '../helpers/db';
+import { waitFor } from '../helpers/dlq';
+import { createTestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { createActivities, testActivityDeps } from '../helpers/worker';
+
+const email = (to: string) => ({ to, subject: 'Isolation', body: 'Hello', userId: 'u-iso' });
+const report = (name: string) => ({ from: '2026-01-01', to: '2027-01-01', format: 'csv' as const, name });
+
+// Task queues per job type, their slots and rate limits, on a real dev server (the time-skipping
+// server neither rate-limits nor orders by priority).
+describe('worker task queues: isolation between job types and rate limits', function () {
+  this.timeout(240_000);
+  let env: TestWorkflowEnvironment;
+  let bundle: WorkflowBundleWithSourceMap;
+  let testDb: TestDb;
+  let dir: string;
+
+  before(async () => {
+    ({ env, bundle, testDb } = await startJobsTestEnv(startDevServerEnv));
+    dir = await mkdtemp(path.join(os.tmpdir(), 'queues-'));
+  });
+  after(() => stopJobsTestEnv({ env, testDb }));
+
+  /** The real activities, with each attempt's start recorded; reports hold their slot until released. */
+  function instrumented(taskQueue: string) {
+    const real = createActivities(testActivityDeps(env, taskQueue, testDb.db, { reportsDir: dir, email: { outboxDir: dir, from: 'jobs@test' } }));
+    const starts: { type: 'email' | 'report'; id: string; at: number }[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const activities = {
+      ...real,
+      async sendEmail(input: SendEmailInput) {
+        starts.push({ type: 'email', id: input.jobId, at: Date.now() });
+        return real.sendEmail(input);
+      },
+      async aggregateReportPages(input: ReportPagesInput) {
+        const ctx = Context.current();
+        starts.push({ type: 'report', id: ctx.info.workflowExecution?.workflowId ?? '', at: Date.now() });
+        // A slow report: it holds its slot, heartbeating, until the test lets it go.
+        for (let done = false; !done; ) {
+          ctx.heartbeat();
+          done = await Promise.race([released.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 2000))]);
+        }
+        return real.aggregateReportPages(input);
+      },
+    };
+    return { activities, starts, release };
+  }
+
+  it('starts send-email jobs while slow generate-report jobs hold every slot of the shared queue', async () => {
+    const taskQueue = uniqueId('iso');
+    const { activities, starts, release } = instrumented(taskQueue);
+    const worker = await createTestWorker(env, bundle, { taskQueue, activities, limits: { concurrency: 2 } });
+    const jobs = new JobClient(env.client, { taskQueue });
+    const reports = await Promise.all(Array.from({ length: 6 }, (_, i) => jobs.enqueue('generate-report', report(`${taskQueue}-${i}`))));
+    await worker.runUntil(async () => {
+      const full = await waitFor(async () => starts.filter((s) => s.type === 'report').length, (n) => n >= 2, 60_000);
+      assert.equal(full, 2, 'the two report slots of the shared queue are taken');
+      const enqueuedAt = Date.now();
+      const emails = await Promise.all(['a', 'b', 'c'].map((n) => jobs.enqueue('send-email', email(`${n}@example.com`))));
+      await Promise.all(emails.map((e) => e.handle.result()));
+      const reportStarts = starts.filter((s) => s.type === 'report');
+      assert.equal(reportStarts.length, 2, 'every email finished while four reports still waited for a slot');
+      const waits = starts.filter((s) => s.type === 'email').map((s) => s.at - enqueuedAt);
+      console.log(`      emails started ${waits.join(', ')} ms after enqueue, behind a backlog of ${reports.length - 2} reports`);
+      release();
+      await Promise.all(reports.map((r) => r.handle.result()));
+    });
+    assert.equal(starts.filter((s) => s.type === 'report').length, 6);
+  });
+
+  it('holds a declared rate limit over the queue', async () => {
+    const taskQueue = uniqueId('rate');
+    const rateLimit = 2;
+    const definitions = [{ ...registry['send-email'], queue: { name: 'email', concurrency: 20, rateLimit } }];
+    const { activities, starts } = instrumented(taskQueue);
+    const worker = await createTestWorker(env, bundle, { taskQueue, activities, definitions, limits: {} });
+    const jobs = new JobClient(env.client, { taskQueue });
+    const n = 8;
+    const emails = await Promise.all(Array.from({ length: n }, (_, i) => jobs.enqueue('send-email', email(`r${i}@example.com`))));
+    await worker.runUntil(Promise.all(emails.map((e) => e.handle.result())));
+    const at = starts.filter((s) => s.type === 'email').map((s) => s.at).sort((a, b) => a - b);
+    assert.equal(at.length, n);
+    // The server hands out at most `rateLimit` tasks a second after a burst of at most `rateLimit`:
+    // n starts take at least (n - 2 * rateLimit) / rateLimit seconds, however fast the machine.
+    const spanMs = at.at(-1)! - at[0]!;
+    assert.ok(spanMs >= ((n - 2 * rateLimit) / rateLimit) * 1000, `${n} emails started within ${spanMs} ms at ${rateLimit}/s`);
+    for (let i = 0; i + 2 * rateLimit < at.length; i++) {
+      assert.ok(at[i + 2 * rateLimit]! - at[i]! >= 900, `no second holds more than ${2 * rateLimit} starts (starts ${at.map((t) => t - at[0]!).join(', ')} ms)`);
+    }
+  });
+
+  it('runs only the task queues of WORKER_JOB_TYPES, and names an unknown type', async () => {
+    const taskQueue = uniqueId('types');
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'types-'));
+    const config = loadConfig({ temporalAddress: env.address, taskQueue, dataDir, workerJobTypes: 'send-email' }, {});
+    const created = await createWorker(config);
+    try {
+      assert.deepEqual(created.plans.map((p) => [p.taskQueue, p.types]), [[`${taskQueue}:email`, ['send-email']]]);
+      const jobs = new JobClient(env.client, { taskQueue });
+      const mail = await jobs.enqueue('send-email', email('types@example.com'));
+      const sum = await jobs.enqueue('generate-report', report(`${taskQueue}-r`));
+      const [worker] = created.workers;
+      await worker!.runUntil(mail.handle.result());
+      const pending = await jobs.get(sum.id);
+      assert.notEqual(pending.status, 'completed', 'no worker serves the shared queue, so the report waits');
+      assert.equal(pending.attempts, 0, 'no worker serves the shared queue, so the report waits');
+    } finally {
+      await created.close();
+    }
+    assert.throws(() => loadConfig({ workerJobTypes: 'send-email,send-sms' }, {}), /--types \/ WORKER_JOB_TYPES: unknown job type "send-sms" \(known: send-email, /);
+  });
+});
