@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isGrpcServiceError, ScheduleAlreadyRunning, ScheduleNotFoundError as TemporalScheduleNotFound, type Client, type ScheduleHandle, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import type { Duration, Priority } from '@temporalio/common';
-import { msToNumber } from '@temporalio/common/lib/time';
+import { msToNumber } from '../shared/sdk-internals';
 import { registry, type JobPayloadInput, type JobType } from '../jobs/registry';
 import { InvalidOptionError, ScheduleExistsError, ScheduleNotFoundError, type FieldIssue } from '../shared/errors';
 import { jobIdPattern, maxJobIdLength } from '../shared/limits';

@@ -18,7 +18,7 @@ export interface TestServerProvisionOptions extends ProvisionOptions {
 export async function createTimeSkippingEnv(options: TestServerProvisionOptions): Promise<Provided<TestWorkflowEnvironment>> {
   const paths = cachePaths(options.cacheDir);
   const log = options.log ?? (() => {});
-  const startAt = (file: string) => TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: file } } });
+  const startAt = (file: string) => startWithRetries(() => TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: file } } }));
   const routes: Route<TestWorkflowEnvironment>[] = [
     { name: 'TEMPORAL_TEST_SERVER_PATH', attempt: async () => startAt(await explicitPath(options.testServerPath)), decisive: true },
     {
@@ -90,4 +90,18 @@ async function resolveFromMaven(targetDir: string): Promise<string> {
     throw err;
   }
   return path.join(targetDir, 'temporal-test-server');
+}
+
+/**
+ * The SDK gives an ephemeral server 5 seconds to answer, which a JVM on a loaded machine can miss;
+ * the next start usually finds its classes in the page cache. Other failures are not retried.
+ */
+async function startWithRetries<T>(start: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      if (attempt >= attempts || !/did not start within/.test(err instanceof Error ? err.message : String(err))) throw err;
+    }
+  }
 }
