@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { StringValue } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { jobActivityInterceptors } from '../activities/interceptors';
 import { openDatabase } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
 import { seedDemoAccounts } from '../db/seed';
@@ -14,6 +15,8 @@ export interface CreatedWorker {
   worker: Worker;
   /** The jobs database, migrated. */
   db: Db;
+  /** A Temporal client on the worker's namespace (DLQ hand-offs, redrives, queue metrics). */
+  client: Client;
   /** Closes the connections and the database once the worker has stopped. */
   close: () => Promise<void>;
 }
@@ -37,7 +40,7 @@ export async function createWorker(config: Config, startOptions: { seedDemoAccou
       namespace: config.namespace,
       taskQueue: config.taskQueue,
       workflowsPath: require.resolve('../workflows'),
-      interceptors: { workflowModules: [require.resolve('../workflows/interceptors')] },
+      interceptors: { workflowModules: [require.resolve('../workflows/interceptors')], activity: [jobActivityInterceptors] },
       activities: createActivities({
         email: { smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, from: config.emailFrom },
         db,
@@ -54,7 +57,7 @@ export async function createWorker(config: Config, startOptions: { seedDemoAccou
       await clientConnection.close();
       await db.destroy();
     };
-    return { worker, db, close };
+    return { worker, db, client, close };
   } catch (err) {
     await db.destroy();
     throw err;

@@ -6,8 +6,10 @@ import { runWorker } from './run';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = installRuntime(config);
-  await runWorker(config, logger);
+  const { logger, metricsUrl } = await installRuntime(config);
+  await runWorker(config, logger, () => {
+    if (metricsUrl) logger.info({ url: metricsUrl }, 'metrics:serving');
+  });
 }
 
 main().catch((err) => {

@@ -11,7 +11,7 @@ import { runWorker } from './run';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = installRuntime(config);
+  const { logger, metricsUrl } = await installRuntime(config);
   let devServer: DevServer | undefined;
   // Until the worker runs, a signal only has the dev server to stop (a server still starting is
   // killed by dev-server.ts's exit hook).
@@ -49,6 +49,7 @@ async function main(): Promise<void> {
           `  Outbox:     ${config.smtpUrl ? config.smtpUrl.replace(/\/\/[^@]*@/, '//***@') : config.outboxDir}`,
           `  Database:   ${redactDatabaseUrl(config.databaseUrl)}`,
           `  Failed jobs: ${jobctl} dlq list`,
+          `  Metrics:    ${metricsUrl ?? 'off (METRICS=false)'}   (${jobctl} stats)`,
           '  Stop:       Ctrl-C (the worker drains, then the server stops)',
           '',
         ].join('\n'),

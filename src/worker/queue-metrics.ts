@@ -1,0 +1,55 @@
+import type { Client } from '@temporalio/client';
+import { msToNumber } from '@temporalio/common/lib/time';
+import { Runtime } from '@temporalio/worker';
+import type pino from 'pino';
+import { DeadLetterQueue } from '../client/dead-letters';
+import { taskQueueBacklog } from '../client/task-queue-stats';
+import { jobTypes } from '../jobs/registry';
+import { jobMetrics, type JobMetric } from '../shared/job-metrics';
+import { describe } from '../shared/errors';
+import type { Config } from '../shared/config';
+
+/** Stops a {@link startQueueSampler}. */
+export type StopSampler = () => void;
+
+/**
+ * Samples the task queue's backlog (count and age, workflow and activity sides) and each job type's
+ * dead-letter queue size on an interval, into gauges. One sample is taken at once, so the gauges
+ * exist from the first scrape. A failed sample is logged (once per run of failures) and retried at
+ * the next tick; it never stops the worker.
+ */
+export function startQueueSampler(client: Client, config: Pick<Config, 'taskQueue' | 'metricsSampleInterval'>, logger: pino.Logger): StopSampler {
+  const meter = Runtime.instance().metricMeter.withTags({ task_queue: config.taskQueue });
+  const gauge = (m: JobMetric) => meter.createGauge(m.name, 'float', m.unit, m.description);
+  const backlog = gauge(jobMetrics.backlog);
+  const backlogAge = gauge(jobMetrics.backlogAge);
+  const dlqSize = gauge(jobMetrics.deadLetterSize);
+  const dlq = new DeadLetterQueue(client, config.taskQueue);
+  let failing = false;
+  let running = false;
+
+  const sample = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const [sides, counts] = await Promise.all([taskQueueBacklog(client, config.taskQueue), dlq.counts()]);
+      for (const side of sides) {
+        backlog.set(side.count, { queue_type: side.queueType });
+        backlogAge.set(side.ageSeconds, { queue_type: side.queueType });
+      }
+      for (const type of jobTypes) dlqSize.set(counts[type]['dead-lettered'], { job_type: type });
+      if (failing) logger.info('metrics:sampling-resumed');
+      failing = false;
+    } catch (err) {
+      if (!failing) logger.warn({ error: describe(err) }, 'metrics:sampling-failed');
+      failing = true;
+    } finally {
+      running = false;
+    }
+  };
+  void sample();
+  const timer = setInterval(() => void sample(), msToNumber(config.metricsSampleInterval as Parameters<typeof msToNumber>[0]));
+  timer.unref();
+  // A sample in flight ends with the client connection, which the worker closes next.
+  return () => clearInterval(timer);
+}
