@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { jobTypes, registry, type JobType } from '../jobs/registry';
 import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, UnknownJobTypeError, describe } from '../shared/errors';
 import { addDeadLetterCommands } from './cli-dlq';
+import { addStatsCommand } from './cli-stats';
 import { DeadLetterError } from './dead-letters';
 import { JobFailedError, UsageError, parseDuration, parseJson, parseLimit, withClient } from './cli-support';
 import { formatJobError, formatJobRecord, formatTable, sanitizeForTerminal } from './format';
@@ -109,6 +110,7 @@ function buildProgram(): Command {
     });
 
   addDeadLetterCommands(program);
+  addStatsCommand(program);
 
   program
     .command('types')

@@ -2,6 +2,7 @@ import { DefaultLogger, Runtime, type LogEntry, type LogLevel } from '@temporali
 import pino from 'pino';
 import type { Config } from '../shared/config';
 import { ConfigError } from '../shared/errors';
+import { jobMetricBuckets } from '../shared/job-metrics';
 import { isListening } from '../shared/net';
 import { logFormat, prettyStream } from './log-format';
 
@@ -45,7 +46,7 @@ export async function installRuntime(config: Pick<Config, 'logLevel' | 'logForma
     telemetryOptions: {
       // The SDK's Rust core logs through the same logger.
       logging: { filter: { core: level === 'TRACE' || level === 'DEBUG' ? level : 'WARN', other: 'ERROR' }, forward: {} },
-      ...(bindAddress ? { metrics: { prometheus: { bindAddress, useSecondsForDurations: true } } } : {}),
+      ...(bindAddress ? { metrics: { prometheus: { bindAddress, countersTotalSuffix: true, useSecondsForDurations: true, histogramBucketOverrides: jobMetricBuckets } } } : {}),
     },
   });
   const shownHost = config.metricsHost === '0.0.0.0' ? '127.0.0.1' : config.metricsHost;
