@@ -5,6 +5,7 @@ import type { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptors, Next } from '@temporalio/worker';
 import { definitionForWorkflowType } from '../jobs/registry';
+import { ErrorType } from '../shared/errors';
 import { jobMetrics, stallErrorType, type JobMetric, type StallReason } from '../shared/job-metrics';
 import { stallReason } from '../shared/stall';
 
@@ -32,8 +33,10 @@ export function jobActivityInterceptors(ctx: Context): ActivityInterceptors {
         recordAttempts(ctx, jobType, 'completed');
         return result;
       } catch (err) {
-        // A cancelled attempt (job cancelled, or this worker shutting down) is not the attempt's
-        // own failure; a shutdown is counted as a stall by the next attempt.
+        // A shutdown is not the attempt's failure: it is reported as such, and the next attempt
+        // counts it as a stall (as it does timeouts, which this worker never sees).
+        if (isWorkerShutdown(ctx)) throw workerShutdownFailure(attempt, err);
+        // A cancelled job's attempt is not a failure either.
         if (!(err instanceof CancelledFailure)) {
           count(ctx, jobMetrics.attemptFailed, jobType, { error_type: errorTypeOf(err) });
           if (isLastAttempt(ctx, err)) recordAttempts(ctx, jobType, 'failed');
@@ -96,4 +99,23 @@ function isLastAttempt(ctx: Context, err: unknown): boolean {
   const policy = ctx.info.retryPolicy;
   if (err instanceof ApplicationFailure && (err.nonRetryable || (err.type && policy?.nonRetryableErrorTypes?.includes(err.type)))) return true;
   return policy?.maximumAttempts !== undefined && policy.maximumAttempts > 0 && ctx.info.attempt >= policy.maximumAttempts;
+}
+
+/** Whether the SDK cancelled this attempt because the worker is stopping and its grace time ran out. */
+function isWorkerShutdown(ctx: Context): boolean {
+  const reason: unknown = ctx.cancellationSignal.aborted ? ctx.cancellationSignal.reason : undefined;
+  return reason instanceof CancelledFailure && reason.message === 'WORKER_SHUTDOWN';
+}
+
+/**
+ * The failure a shutdown leaves in the history: a retryable `jobs:worker-shutdown`, so that the
+ * next attempt, `jobctl status` and the Web UI name the cause instead of a bare cancellation.
+ */
+function workerShutdownFailure(attempt: number, err: unknown): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: ErrorType.WorkerShutdown,
+    message: `the worker shut down before attempt ${attempt} finished (its shutdown grace time ran out); another worker retries it`,
+    cause: err instanceof Error ? err : undefined,
+    nonRetryable: false,
+  });
 }
