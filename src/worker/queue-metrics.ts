@@ -10,7 +10,7 @@ import { describe } from '../shared/errors';
 import type { Config } from '../shared/config';
 
 /** Stops a {@link startQueueSampler}. */
-export type StopSampler = () => void;
+export type StopSampler = () => Promise<void>;
 
 /**
  * Samples the task queue's backlog (count and age, workflow and activity sides) and each job type's
@@ -26,13 +26,12 @@ export function startQueueSampler(client: Client, config: Pick<Config, 'taskQueu
   const dlqSize = gauge(jobMetrics.deadLetterSize);
   const dlq = new DeadLetterQueue(client, config.taskQueue);
   let failing = false;
-  let running = false;
+  let inFlight: Promise<void> | undefined;
+  const stopping = new AbortController();
 
   const sample = async () => {
-    if (running) return;
-    running = true;
     try {
-      const [sides, counts] = await Promise.all([taskQueueBacklog(client, config.taskQueue), dlq.counts()]);
+      const [sides, counts] = await client.withAbortSignal(stopping.signal, () => Promise.all([taskQueueBacklog(client, config.taskQueue), dlq.counts()]));
       for (const side of sides) {
         backlog.set(side.count, { queue_type: side.queueType });
         backlogAge.set(side.ageSeconds, { queue_type: side.queueType });
@@ -41,15 +40,21 @@ export function startQueueSampler(client: Client, config: Pick<Config, 'taskQueu
       if (failing) logger.info('metrics:sampling-resumed');
       failing = false;
     } catch (err) {
+      if (stopping.signal.aborted) return;
       if (!failing) logger.warn({ error: describe(err) }, 'metrics:sampling-failed');
       failing = true;
-    } finally {
-      running = false;
     }
   };
-  void sample();
-  const timer = setInterval(() => void sample(), msToNumber(config.metricsSampleInterval as Parameters<typeof msToNumber>[0]));
+  const tick = () => {
+    inFlight ??= sample().finally(() => (inFlight = undefined));
+  };
+  tick();
+  const timer = setInterval(tick, msToNumber(config.metricsSampleInterval as Parameters<typeof msToNumber>[0]));
   timer.unref();
-  // A sample in flight ends with the client connection, which the worker closes next.
-  return () => clearInterval(timer);
+  // The worker closes the client's connection next: a sample still in flight must end first.
+  return async () => {
+    clearInterval(timer);
+    stopping.abort();
+    await inFlight;
+  };
 }

@@ -26,7 +26,7 @@ export async function runWorker(config: Config, logger: pino.Logger, onReady: ()
     await running;
     logger.info('worker:stopped');
   } finally {
-    stopSampler?.();
+    await stopSampler?.();
     await close();
   }
 }
