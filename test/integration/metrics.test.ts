@@ -43,7 +43,11 @@ describe('worker metrics and the dashboard (real dev server, real worker process
     await db.destroy();
   });
   after(async () => {
-    for (const w of workers) if (w.child.exitCode === null) (w.child.kill('SIGTERM'), await w.exited);
+    for (const w of workers) {
+      if (w.child.exitCode !== null) continue;
+      w.child.kill('SIGTERM');
+      await w.exited;
+    }
     await source?.close();
     await env?.teardown();
   });
