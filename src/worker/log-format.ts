@@ -31,6 +31,8 @@ export function prettyStream(colorize: boolean): DestinationStream {
     colorize,
     sync: true,
     singleLine: true,
+    // Our `error` fields are messages, not Error objects: keep them on the event's line.
+    errorLikeObjectKeys: ['err'],
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: hiddenInTerminal,
     messageFormat: (log, messageKey) => prettyHead(log, messageKey),
