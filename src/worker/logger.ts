@@ -31,8 +31,10 @@ export async function installRuntime(config: Pick<Config, 'logLevel' | 'logForma
   const options = { level: config.logLevel, base: { service: 'durable-jobs' } };
   const logger = format === 'pretty' ? pino(options, prettyStream(process.stdout.isTTY === true)) : pino(options);
   const write = (entry: LogEntry) => {
-    // The workflow bundler's multi-line webpack report is for debugging, not for every start.
-    const level = entry.message.startsWith('asset workflow-bundle') ? 'debug' : (entry.level.toLowerCase() as pino.Level);
+    // The workflow bundler's multi-line webpack report is for debugging, not for every start; on a
+    // terminal, so are the SDK worker's own lifecycle lines (bundle created, state changed).
+    const chatter = entry.message.startsWith('asset workflow-bundle') || (format === 'pretty' && entry.level === 'INFO' && entry.meta?.sdkComponent === 'worker');
+    const level = chatter ? 'debug' : (entry.level.toLowerCase() as pino.Level);
     logger[level]({ ...entry.meta, ts: Number(entry.timestampNanos / 1_000_000n) }, entry.message);
   };
   const level = config.logLevel.toUpperCase() as LogLevel;

@@ -27,11 +27,14 @@ export function startQueueSampler(client: Client, config: Pick<Config, 'taskQueu
   const dlq = new DeadLetterQueue(client, config.taskQueue);
   let failing = false;
   let inFlight: Promise<void> | undefined;
-  const stopping = new AbortController();
+  let stopped = false;
+  // One controller per sample: the calls' abort listeners go with it, instead of piling up on one signal.
+  let current: AbortController | undefined;
 
   const sample = async () => {
+    const controller = (current = new AbortController());
     try {
-      const [sides, counts] = await client.withAbortSignal(stopping.signal, () => Promise.all([taskQueueBacklog(client, config.taskQueue), dlq.counts()]));
+      const [sides, counts] = await client.withAbortSignal(controller.signal, () => Promise.all([taskQueueBacklog(client, config.taskQueue), dlq.counts()]));
       for (const side of sides) {
         backlog.set(side.count, { queue_type: side.queueType });
         backlogAge.set(side.ageSeconds, { queue_type: side.queueType });
@@ -40,7 +43,7 @@ export function startQueueSampler(client: Client, config: Pick<Config, 'taskQueu
       if (failing) logger.info('metrics:sampling-resumed');
       failing = false;
     } catch (err) {
-      if (stopping.signal.aborted) return;
+      if (stopped) return;
       if (!failing) logger.warn({ error: describe(err) }, 'metrics:sampling-failed');
       failing = true;
     }
@@ -54,7 +57,8 @@ export function startQueueSampler(client: Client, config: Pick<Config, 'taskQueu
   // The worker closes the client's connection next: a sample still in flight must end first.
   return async () => {
     clearInterval(timer);
-    stopping.abort();
+    stopped = true;
+    current?.abort();
     await inFlight;
   };
 }
