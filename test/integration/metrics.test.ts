@@ -106,9 +106,11 @@ describe('worker metrics and the dashboard (real dev server, real worker process
     assert.match(text, /jobs_redriven_total\{[^}]*job_type="process-payment"[^}]*\} 1/);
     assert.match(text, /jobs_dead_letter_queue_size\{[^}]*job_type="process-payment"[^}]*\} 0/, 'redriven: nothing waits in the DLQ');
 
-    const stats = JSON.parse(await ok('stats', '--json')) as { types: { type: string; completed: number; failed: number; deadLettered: number }[]; queue: { queueType: string; count: number }[] };
-    const payments = stats.types.find((t) => t.type === 'process-payment')!;
-    assert.deepEqual([payments.completed, payments.failed, payments.deadLettered], [1, 1, 0], 'the redriven payment: one failed run, one completed, none left in the DLQ');
+    type Stats = { types: { type: string; completed: number; failed: number; deadLettered: number }[]; queue: { queueType: string; count: number }[] };
+    const counts = (stats: Stats) => stats.types.filter((t) => t.type === 'process-payment').map((t) => [t.completed, t.failed, t.deadLettered])[0];
+    // Visibility is eventually consistent: give it a moment to index the closed runs.
+    const stats = await waitFor(async () => JSON.parse(await ok('stats', '--json')) as Stats, (s) => JSON.stringify(counts(s)) === '[1,1,0]');
+    assert.deepEqual(counts(stats), [1, 1, 0], 'the redriven payment: one failed run, one completed, none left in the DLQ');
     assert.deepEqual(stats.queue.map((q) => q.queueType), ['workflow', 'activity']);
     assert.match(await ok('stats'), /process-payment\s+0\s+0\s+1\s+1\s+0/);
 
