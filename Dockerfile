@@ -4,16 +4,25 @@ WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY bin ./bin
-# `npm ci` runs the `prepare` script, which compiles src/ into dist/.
-RUN npm ci
+# better-sqlite3 is a native module: its install script fetches a prebuilt binary or compiles one.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+# `npm ci` runs the `prepare` script, which compiles src/ into dist/; the prune leaves the runtime
+# dependencies, native binaries built.
+RUN npm ci && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production
+# Everything the worker writes lives under DATA_DIR: jobs.db (the SQLite ledger, unless
+# DATABASE_URL names PostgreSQL), outbox/ and reports/.
+ENV NODE_ENV=production DATA_DIR=/data
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
+# Created and owned by the runtime user before VOLUME: Docker seeds an empty named volume with the
+# image directory's owner, so a fresh volume on /data (or /data/outbox) is writable by `node`.
+RUN mkdir -p /data/outbox /data/reports && chown -R node:node /data
+VOLUME ["/data"]
 USER node
 # The worker drains on SIGTERM (docker stop), then exits.
 CMD ["node", "dist/worker/main.js"]

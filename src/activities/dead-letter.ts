@@ -52,6 +52,21 @@ export function failureFingerprint(error: { type?: string; message: string }): {
 export function createDeadLetterActivities(deps: Pick<ActivityDeps, 'temporal'>) {
   const { client, taskQueue } = deps.temporal;
 
+  /**
+   * Runs Temporal client calls under the attempt's cancellation signal, so that a worker shutdown or
+   * a timed-out attempt aborts them instead of waiting them out. Safe: the DLQ ignores a repeated
+   * hand-off, and a redrive that did start is found by the retry.
+   */
+  async function cancellable<T>(call: () => Promise<T>): Promise<T> {
+    const signal = Context.current().cancellationSignal;
+    try {
+      return await client.withAbortSignal(signal, call);
+    } catch (err) {
+      if (signal.aborted) throw signal.reason;
+      throw err;
+    }
+  }
+
   async function attemptsOf(input: HandOffInput): Promise<number> {
     if (input.failedActivityId === undefined) return 0;
     const history = await client.workflow.getHandle(input.id, input.runId).fetchHistory();
@@ -63,7 +78,7 @@ export function createDeadLetterActivities(deps: Pick<ActivityDeps, 'temporal'>)
      * Hands a job that failed for good to its type's DLQ workflow with signal-with-start, so the
      * DLQ need not exist beforehand. Retried until it succeeds; the DLQ ignores a repeat of the same run.
      */
-    async handOffToDeadLetter(input: HandOffInput): Promise<{ dlqWorkflowId: string }> {
+    handOffToDeadLetter: (input: HandOffInput): Promise<{ dlqWorkflowId: string }> => cancellable(async () => {
       const entry: DeadLetterInput = {
         id: input.id,
         type: input.type,
@@ -78,14 +93,15 @@ export function createDeadLetterActivities(deps: Pick<ActivityDeps, 'temporal'>)
       await startDeadLetterQueue(client, taskQueue, input.type, entry);
       Context.current().log.info('job:dead-lettered', { jobId: input.id, jobType: input.type, dlq: dlqWorkflowId, fingerprint: entry.fingerprint });
       return { dlqWorkflowId };
-    },
+    }),
 
     /** Starts a dead-lettered job again under its own ID (the one path that may reuse a failed ID). */
     async restartJob(input: RestartJobInput): Promise<{ runId: string }> {
-      if (!isJobType(input.type)) throw nonRetryable(ErrorType.UnknownJobType, `unknown job type ${input.type}`);
-      const payload = validatePayload(input.type, input.payload);
+      const { type } = input;
+      if (!isJobType(type)) throw nonRetryable(ErrorType.UnknownJobType, `unknown job type ${type}`);
+      const payload = validatePayload(type, input.payload);
       try {
-        const handle = await startJob(client, { type: input.type, id: input.id, payload, taskQueue, mode: 'redrive' });
+        const handle = await cancellable(() => startJob(client, { type, id: input.id, payload, taskQueue, mode: 'redrive' }));
         return { runId: handle.firstExecutionRunId };
       } catch (err) {
         if (err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError') {

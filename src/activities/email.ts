@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { sendEmailJob, sendEmailPayload, type SendEmailResult } from '../jobs/send-email';
 import { ErrorType, describe, nonRetryable } from '../shared/errors';
+import { whileHeartbeating } from './heartbeat';
 import { parseJobPayload } from './job-payload';
 import { renderBody } from './email-templates';
 import { withRetrySchedule } from './retry-schedule';
@@ -63,9 +64,6 @@ const unwritableCodes = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR'
 /** Builds the email activities. */
 export function createEmailActivities(deps: EmailDeps) {
   const timeout = deps.smtpTimeoutMs ?? 10_000;
-  const smtp = deps.smtpUrl
-    ? nodemailer.createTransport({ url: deps.smtpUrl, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout })
-    : undefined;
   const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
 
   function buildMessage(input: SendEmailInput): Mail.Options {
@@ -105,20 +103,39 @@ export function createEmailActivities(deps: EmailDeps) {
     return { messageId, transport: 'outbox', path: file, alreadySent: false };
   }
 
-  async function sendOverSmtp(transport: Transporter, input: SendEmailInput, message: Mail.Options): Promise<SendEmailResult> {
+  /**
+   * Sends over a connection of this attempt's own. When the attempt is cancelled (job cancelled,
+   * attempt timed out, worker shutting down) the signal closes that connection at once and detaches
+   * the message from it, so a transaction still short of the final "." of DATA delivers nothing and
+   * the retry sends the only copy.
+   */
+  async function sendOverSmtp(smtpUrl: string, input: SendEmailInput, message: Mail.Options, signal: AbortSignal): Promise<SendEmailResult> {
+    // nodemailer honours a message's AbortSignal in its pooled transport (one connection here).
+    const transport = nodemailer.createTransport({
+      pool: true,
+      maxConnections: 1,
+      url: smtpUrl,
+      connectionTimeout: timeout,
+      greetingTimeout: timeout,
+      socketTimeout: timeout,
+    } as Parameters<typeof nodemailer.createTransport>[0]);
     try {
-      await transport.sendMail(message);
+      await transport.sendMail({ ...message, signal } as Mail.Options);
     } catch (err) {
+      signal.throwIfAborted();
       throw classifySmtpError(err);
+    } finally {
+      transport.close();
     }
     return { messageId: messageIdFor(input.jobId), transport: 'smtp', alreadySent: false };
   }
 
   return {
-    /** Sends one email; retried on the `send-email` schedule. */
+    /** Sends one email; retried on the `send-email` schedule. Heartbeats while it waits, so a cancellation reaches it. */
     sendEmail: withRetrySchedule(sendEmailJob, 'send', async (input: SendEmailInput): Promise<SendEmailResult> => {
       const message = buildMessage(input);
-      return smtp ? sendOverSmtp(smtp, input, message) : writeToOutbox(input, message);
+      const { smtpUrl } = deps;
+      return smtpUrl ? whileHeartbeating((signal) => sendOverSmtp(smtpUrl, input, message, signal)) : writeToOutbox(input, message);
     }),
   };
 }

@@ -5,6 +5,7 @@ import type { AccountsTable, HoldsTable, Trx } from '../db/schema';
 import { formatMinorUnits, processPaymentJob, processPaymentPayload, type ProcessPaymentPayload } from '../jobs/process-payment';
 import { ErrorType, describe, nonRetryable, retryable } from '../shared/errors';
 import type { ActivityDeps } from './index';
+import { whileHeartbeating } from './heartbeat';
 import { parseJobPayload } from './job-payload';
 import { withRetrySchedule } from './retry-schedule';
 
@@ -55,12 +56,14 @@ const UNIQUE_VIOLATION_CODE = /^(23505|SQLITE_CONSTRAINT_PRIMARYKEY|SQLITE_CONST
 export function createPaymentsActivities(deps: ActivityDeps) {
   async function once<T extends object>(input: PaymentStepInput, step: string, work: (trx: Trx, p: ProcessPaymentPayload) => Promise<T>) {
     const payment = parsePayment(input.payload);
-    try {
-      const { result, replayed } = await runOnce(deps.db, { jobId: input.jobId, execution: input.execution, step }, (trx) => work(trx, payment));
-      return { ...result, replayed };
-    } catch (err) {
-      throw classifyDbError(err);
-    }
+    return whileHeartbeating(async (signal) => {
+      try {
+        const { result, replayed } = await runOnce(deps.db, { jobId: input.jobId, execution: input.execution, step }, (trx) => work(trx, payment), signal);
+        return { ...result, replayed };
+      } catch (err) {
+        throw classifyDbError(err);
+      }
+    });
   }
 
   return {

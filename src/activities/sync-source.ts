@@ -1,10 +1,10 @@
-import { Context } from '@temporalio/activity';
 import { z } from 'zod';
 import type { Trx } from '../db/schema';
 import { recordedResult, runOnce, type LedgerKey } from '../db/ledger';
 import { maxSyncPageSize, syncDataJob, syncDataPayload, syncPageSize } from '../jobs/sync-data';
 import { ErrorType, describe, formatIssues, issuesFromZod, nonRetryable, retryable } from '../shared/errors';
 import type { ActivityDeps } from './index';
+import { whileHeartbeating } from './heartbeat';
 import { parseRetryAfter } from './retry-after';
 import { withRetrySchedule } from './retry-schedule';
 
@@ -73,7 +73,7 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
   const requestTimeoutMs = options.requestTimeoutMs ?? 20_000;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 3_600_000;
 
-  async function fetchPage(baseUrl: string, input: SyncPageInput): Promise<z.infer<typeof sourcePage>> {
+  async function fetchPage(baseUrl: string, input: SyncPageInput, cancelled: AbortSignal): Promise<z.infer<typeof sourcePage>> {
     let url: URL;
     try {
       url = new URL(baseUrl);
@@ -83,7 +83,6 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
     url.searchParams.set('source', input.source);
     if (input.cursor !== null) url.searchParams.set('cursor', input.cursor);
     url.searchParams.set('limit', String(input.pageSize));
-    const cancelled = Context.current().cancellationSignal;
     const where = `${input.source} at ${input.cursor ?? 'start'}`;
     let body: string;
     let response: Response;
@@ -144,13 +143,17 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
       if (committed) return { ...committed, replayed: true };
       const baseUrl = deps.syncSourceUrl;
       if (!baseUrl) throw retryable(ErrorType.MissingConfig, 'SYNC_SOURCE_URL is not set; set it and the job resumes at its next attempt');
-      const page = await fetchPage(baseUrl, input);
-      const { result, replayed } = await runOnce(deps.db, key, async (trx) => ({
-        nextCursor: page.nextCursor,
-        upserted: await upsertRecords(trx, input, page.records),
-        received: page.records.length,
-      }));
-      return { ...result, replayed };
+      // Heartbeats while it waits on the source, so a cancellation aborts the request (or rolls back the page).
+      return whileHeartbeating(async (signal) => {
+        const page = await fetchPage(baseUrl, input, signal);
+        const { result, replayed } = await runOnce(
+          deps.db,
+          key,
+          async (trx) => ({ nextCursor: page.nextCursor, upserted: await upsertRecords(trx, input, page.records), received: page.records.length }),
+          signal,
+        );
+        return { ...result, replayed };
+      });
     }),
   };
 }

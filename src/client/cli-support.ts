@@ -1,5 +1,5 @@
 import type { Duration } from '@temporalio/common';
-import { msToNumber } from '@temporalio/common/lib/time';
+import { msToNumber } from '../shared/sdk-internals';
 import { describe } from '../shared/errors';
 import { JobClient } from './job-client';
 

@@ -3,12 +3,14 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { Command, CommanderError, Option } from 'commander';
 import { jobTypes, registry, type JobType } from '../jobs/registry';
 import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, UnknownJobTypeError, describe } from '../shared/errors';
+import { addCodecCommands } from './cli-codec';
 import { addDeadLetterCommands } from './cli-dlq';
 import { addStatsCommand } from './cli-stats';
 import { DeadLetterError } from './dead-letters';
 import { JobFailedError, UsageError, parseDuration, parseJson, parseLimit, withClient } from './cli-support';
 import { formatJobError, formatJobRecord, formatTable, sanitizeForTerminal } from './format';
 import { listableStatuses, type ListableStatus } from './job-list';
+import { redact, secretsFromEnv } from '../shared/redact';
 import { assertJobType, validateOptions, validatePayload } from './validate';
 
 const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError, IdConflictError];
@@ -111,6 +113,7 @@ function buildProgram(): Command {
 
   addDeadLetterCommands(program);
   addStatsCommand(program);
+  addCodecCommands(program);
 
   program
     .command('types')
@@ -132,7 +135,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     const message = err instanceof JobsError || err instanceof UsageError || err instanceof JobFailedError ? err.message : `jobctl: ${describe(err)}`;
-    console.error(sanitizeForTerminal(message));
+    console.error(sanitizeForTerminal(redact(message, secretsFromEnv())));
     return isBadInput(err) ? 2 : 1;
   }
 }

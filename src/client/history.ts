@@ -1,6 +1,6 @@
 import { isGrpcServiceError, type Client } from '@temporalio/client';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { temporal } from '@temporalio/proto';
+import { decodePayload } from './decode';
 import { attemptsEventId } from './job-record';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -23,8 +23,8 @@ export async function firstEvent(client: Client, workflowId: string, runId: stri
 
 /** The payload a job was enqueued with, decoded from its start event. */
 export async function decodeStartInput(client: Client, event: HistoryEvent | undefined): Promise<unknown> {
-  const input = event?.workflowExecutionStartedEventAttributes?.input?.payloads;
-  return input ? decodeFromPayloadsAtIndex(client.options.loadedDataConverter, 0, input) : undefined;
+  const input = event?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+  return input ? decodePayload(client, input) : undefined;
 }
 
 /**

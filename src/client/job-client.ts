@@ -5,9 +5,11 @@ import { definitionForWorkflowType, registry, type JobPayloadInput, type JobType
 import { loadConfig, type Config, type ConfigOverrides } from '../shared/config';
 import { IdConflictError, JobClosedError, JobNotFoundError, UnreachableError } from '../shared/errors';
 import { payloadHash } from '../shared/payload-hash';
+import { dataConverterFor } from '../shared/data-converter';
 import { connectionOptions } from '../shared/temporal-connection';
 import { jobStateMemoKey, jobStateQuery, type JobState } from '../workflows/job-state';
 import { DeadLetterQueue } from './dead-letters';
+import { decodeFailureMessages } from './decode';
 import { decodeStartInput, firstEvent, historyTail } from './history';
 import { listJobs, type ListJobsOptions, type JobSummary } from './job-list';
 import { toJobRecord, type JobRecord } from './job-record';
@@ -70,7 +72,7 @@ export class JobClient {
     } catch (err) {
       throw new UnreachableError(options.address, err);
     }
-    return new JobClient(new Client({ connection, namespace: config.namespace }), config);
+    return new JobClient(new Client({ connection, namespace: config.namespace, dataConverter: dataConverterFor(config) }), config);
   }
 
   /**
@@ -110,6 +112,10 @@ export class JobClient {
         this.jobState(handle, description),
       ]);
       const createdAt = start?.eventTime ? new Date(Number(start.eventTime.seconds) * 1000 + Math.floor((start.eventTime.nanos ?? 0) / 1e6)) : undefined;
+      await decodeFailureMessages(this.temporal, [
+        ...(description.raw.pendingActivities ?? []).map((p) => p.lastFailure),
+        ...tail.map((e) => e.workflowExecutionFailedEventAttributes?.failure),
+      ]);
       return toJobRecord({ description, tail, payload: await decodeStartInput(this.temporal, start), createdAt, state, now: new Date() });
     });
   }

@@ -1,5 +1,5 @@
 import type { WorkflowExecutionDescription } from '@temporalio/client';
-import { optionalTsToMs } from '@temporalio/common/lib/time';
+import { optionalTsToMs } from '../shared/sdk-internals';
 import type { temporal } from '@temporalio/proto';
 import { jobMaxAttempts } from '../jobs/definition';
 import { definitionForWorkflowType } from '../jobs/registry';

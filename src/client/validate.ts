@@ -1,5 +1,5 @@
 import type { Duration } from '@temporalio/common';
-import { msToNumber } from '@temporalio/common/lib/time';
+import { msToNumber } from '../shared/sdk-internals';
 import type { z } from 'zod';
 import { registry, isJobType, jobTypes, type JobPayload, type JobType } from '../jobs/registry';
 import { jobIdPattern, maxDelayMs, maxJobIdLength, maxPayloadBytes } from '../shared/limits';

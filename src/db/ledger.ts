@@ -24,11 +24,15 @@ export interface OnceResult<T> {
  * returns the recorded result; an attempt that fails (or races another and loses on the primary
  * key) rolls back whole, so no side effect is half-done.
  */
-export async function runOnce<T>(db: Db, key: LedgerKey, work: (trx: Trx) => Promise<T>): Promise<OnceResult<T>> {
+export async function runOnce<T>(db: Db, key: LedgerKey, work: (trx: Trx) => Promise<T>, signal?: AbortSignal): Promise<OnceResult<T>> {
   return db.transaction().execute(async (trx) => {
+    signal?.throwIfAborted();
     const done = await recordedResult<T>(trx, key);
     if (done !== undefined) return { result: done, replayed: true };
     const result = await work(trx);
+    // A cancelled attempt (job cancelled, attempt timed out, worker stopping) throws here, before
+    // the commit, so its writes roll back whole and the step is left to the retry or the undo.
+    signal?.throwIfAborted();
     await trx
       .insertInto('ledger')
       .values({ job_id: key.jobId, execution: key.execution, step: key.step, result: JSON.stringify(result ?? null), created_at: new Date().toISOString() })

@@ -1,6 +1,6 @@
 // `npm run migrate`: brings the jobs database (DATABASE_URL, or the SQLite file under DATA_DIR) up to date.
 import { loadConfig } from '../shared/config';
-import { describe } from '../shared/errors';
+import { describeRedacted } from '../shared/redact';
 import { openDatabase, redactDatabaseUrl } from './database';
 import { migrateToLatest } from './migrate';
 
@@ -16,6 +16,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(`migrate: ${describe(err)}`);
+  console.error(`migrate: ${describeRedacted(err)}`);
   process.exit(1);
 });

@@ -66,7 +66,9 @@ export const sendEmailJob = defineJob({
     send: {
       retry: schedule('1s', '5s', '30s', '5m', '30m'),
       nonRetryableErrorTypes: [ErrorType.SmtpRejected, ErrorType.InvalidAddress, ErrorType.InvalidPayload, ErrorType.OutboxUnwritable],
-      timeouts: { startToClose: '30s', scheduleToClose: '2h' },
+      // The attempt heartbeats while it talks to the server: a cancellation reaches it within about
+      // 8s (80% of the timeout) and closes the connection; a dead worker is noticed in 10s.
+      timeouts: { startToClose: '30s', scheduleToClose: '2h', heartbeat: '10s' },
     },
   },
   mainPreset: 'send',

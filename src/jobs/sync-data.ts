@@ -73,7 +73,8 @@ export const syncDataJob = defineJob({
       // A Retry-After from the source replaces the step of this schedule for that attempt.
       retry: schedule('1s', '5s', '30s', '2m', '5m', '15m', '30m'),
       nonRetryableErrorTypes: [ErrorType.SyncRejected, ErrorType.SyncInvalidData, ErrorType.InvalidPayload],
-      timeouts: { startToClose: '1m' },
+      // Heartbeats while fetching, so a cancellation aborts the request and a dead worker is noticed in 10s.
+      timeouts: { startToClose: '1m', heartbeat: '10s' },
     },
   },
   mainPreset: 'page',

@@ -1,6 +1,6 @@
 // `npm run provision`: makes sure both Temporal binaries are in the cache, and says where they came from.
 import { loadConfig } from '../shared/config';
-import { describe } from '../shared/errors';
+import { describeRedacted } from '../shared/redact';
 import { provisionTemporalCli } from './temporal-cli';
 import { createTimeSkippingEnv } from './test-server';
 
@@ -15,6 +15,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(describe(err));
+  console.error(describeRedacted(err));
   process.exit(1);
 });

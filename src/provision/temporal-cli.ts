@@ -1,6 +1,5 @@
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { cachePaths } from './cache';
 import { assertExecutable, assertReachable, explicitPath, firstExecutable, firstWorking, run, sdkDownloadUrl, type ProvisionOptions, type Provided, type Route } from './routes';
 import { versions } from './versions';
@@ -39,6 +38,8 @@ export async function provisionTemporalCli(options: CliProvisionOptions): Promis
 async function downloadWithSdk(downloadDir: string, expected: string): Promise<string> {
   await assertReachable(sdkDownloadUrl);
   await mkdir(downloadDir, { recursive: true });
+  // Loaded only here: @temporalio/testing is a development dependency, absent from a production install.
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
   const env = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'cached-download', downloadDir } } });
   await env.teardown();
   await assertExecutable(expected);

@@ -2,6 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { loadKeyRing } from './encryption-keys';
 import { ConfigError, type FieldIssue } from './errors';
 
 const port = z.coerce.number().int().min(1).max(65535);
@@ -77,7 +78,24 @@ const fields = {
   temporalCliPath: { env: 'TEMPORAL_CLI_PATH', schema: z.string().min(1).optional() },
   /** An existing time-skipping test server executable to use instead of provisioning one. @defaultValue unset */
   testServerPath: { env: 'TEMPORAL_TEST_SERVER_PATH', schema: z.string().min(1).optional() },
+  /**
+   * Payload encryption keys, `<key-id>:<base64 32 bytes>` separated by commas; the last encrypts,
+   * all decrypt. Set this or ENCRYPTION_KEY_FILE to encrypt payloads. @defaultValue unset (payloads in clear)
+   */
+  encryptionKeys: { env: 'ENCRYPTION_KEYS', schema: z.string().min(1).optional() },
+  /** A file of encryption keys, one `<key-id>:<base64>` per line, the last one current. @defaultValue unset */
+  encryptionKeyFile: { env: 'ENCRYPTION_KEY_FILE', schema: z.string().min(1).optional() },
+  /** Port of the codec server that `npm start` runs for its Web UI when keys are configured. @defaultValue 8234 */
+  codecServerPort: { env: 'CODEC_SERVER_PORT', schema: port.default(8234) },
+  /**
+   * Web UI origins allowed to call the codec server, comma-separated.
+   * @defaultValue the embedded dev server's UI, `http://<DEV_SERVER_IP>:<DEV_SERVER_UI_PORT>` and its localhost alias
+   */
+  codecServerOrigins: { env: 'CODEC_SERVER_ORIGINS', schema: z.string().min(1).optional() },
 } as const;
+
+/** Settings whose values never appear in an error message. */
+const secretFields: ReadonlySet<string> = new Set(['apiKey', 'encryptionKeys']);
 
 type Fields = typeof fields;
 type Parsed = { [K in keyof Fields]: z.output<Fields[K]['schema']> };
@@ -112,7 +130,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
       result.error.issues.map((issue) => {
         const key = String(issue.path[0]) as keyof Fields;
         // A URL's password never reaches the message (it ends up in logs).
-        const got = JSON.stringify(raw[key])?.replace(/(\/\/[^:/@"]*:)[^@"]*@/, '$1***@');
+        const got = secretFields.has(key) ? '(redacted)' : JSON.stringify(raw[key])?.replace(/(\/\/[^:/@"]*:)[^@"]*@/, '$1***@');
         return { path: fields[key]?.env ?? key, message: `${issue.message} (got ${got})` };
       }),
     );
@@ -120,6 +138,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
   const c = result.data as Parsed;
   const connectionProblems = connectionIssues(c);
   if (connectionProblems.length > 0) throw new ConfigError(connectionProblems);
+  // Fail at start-up, not at the first payload, on a malformed or unreadable key.
+  loadKeyRing(c);
   const dataDir = path.resolve(c.dataDir);
   return {
     ...c,

@@ -63,6 +63,10 @@ export const ErrorType = {
   DlqEntryNotFound: 'jobs:dlq-entry-not-found',
   /** A dead-letter operation does not apply to the entry in its current state (e.g. redriving a discarded job). */
   DlqInvalidState: 'jobs:dlq-invalid-state',
+  /** A payload is encrypted with a key ID that is not configured (ENCRYPTION_KEYS / ENCRYPTION_KEY_FILE). */
+  CodecUnknownKey: 'jobs:codec-unknown-key',
+  /** An encrypted payload does not decrypt with its key: wrong key material, or the bytes were altered. */
+  CodecDecryptFailed: 'jobs:codec-decrypt-failed',
 } as const;
 
 /** One of the {@link ErrorType} strings. */
@@ -165,6 +169,13 @@ export class JobClosedError extends JobsError {
 export class JobNotFoundError extends JobsError {
   constructor(readonly jobId: string) {
     super(ErrorType.JobNotFound, `no job with id "${jobId}"`);
+  }
+}
+
+/** A payload could not be decrypted; the message names the key ID, never key material. */
+export class CodecError extends JobsError {
+  constructor(type: typeof ErrorType.CodecUnknownKey | typeof ErrorType.CodecDecryptFailed, message: string, options?: { cause?: unknown }) {
+    super(type, message, options);
   }
 }
 

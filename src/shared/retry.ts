@@ -1,5 +1,5 @@
 import type { Duration, RetryPolicy } from '@temporalio/common';
-import { msToNumber } from '@temporalio/common/lib/time';
+import { msToNumber } from './sdk-internals';
 
 /** Backoff that grows by a constant factor after each failed attempt. */
 export interface ExponentialRetry {

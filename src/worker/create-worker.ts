@@ -3,11 +3,13 @@ import type { StringValue } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { jobActivityInterceptors } from '../activities/interceptors';
-import { openDatabase } from '../db/database';
+import { openDatabase, redactDatabaseUrl } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
 import { seedDemoAccounts } from '../db/seed';
 import type { Db } from '../db/schema';
 import type { Config } from '../shared/config';
+import { describe } from '../shared/errors';
+import { dataConverterFor } from '../shared/data-converter';
 import { connectionOptions } from '../shared/temporal-connection';
 
 /** A worker and what it holds open. */
@@ -28,16 +30,22 @@ export interface CreatedWorker {
 export async function createWorker(config: Config, startOptions: { seedDemoAccounts?: boolean } = {}): Promise<CreatedWorker> {
   const db = openDatabase(config.databaseUrl);
   try {
-    await migrateToLatest(db);
-    if (startOptions.seedDemoAccounts) await seedDemoAccounts(db);
+    try {
+      await migrateToLatest(db);
+      if (startOptions.seedDemoAccounts) await seedDemoAccounts(db);
+    } catch (err) {
+      throw new Error(`cannot prepare the jobs database ${redactDatabaseUrl(config.databaseUrl)} (DATABASE_URL): ${describe(err)}`, { cause: err });
+    }
     const options = connectionOptions(config);
     const connection = await NativeConnection.connect(options);
     // The dead-letter hand-off and redrives start workflows, which needs a client connection too.
     const clientConnection = await Connection.connect(options);
-    const client = new Client({ connection: clientConnection, namespace: config.namespace });
+    const dataConverter = dataConverterFor(config);
+    const client = new Client({ connection: clientConnection, namespace: config.namespace, dataConverter });
     const worker = await Worker.create({
       connection,
       namespace: config.namespace,
+      dataConverter,
       taskQueue: config.taskQueue,
       workflowsPath: require.resolve('../workflows'),
       interceptors: { workflowModules: [require.resolve('../workflows/interceptors')], activity: [jobActivityInterceptors] },

@@ -6,7 +6,7 @@ import type { Config } from '../shared/config';
 import { describe } from '../shared/errors';
 import { isListening } from '../shared/net';
 import { customSearchAttributes } from '../shared/search-attributes';
-import { forgetDevServer, recordDevServer, stopLeftoverDevServer } from './leftover-dev-server';
+import { forgetDevServer, guardDevServer, recordDevServer, stopLeftoverDevServer } from './leftover-dev-server';
 
 /** A running `temporal server start-dev`. */
 export interface DevServer {
@@ -14,15 +14,25 @@ export interface DevServer {
   address: string;
   /** Web UI address. */
   uiUrl: string;
-  /** Stops the server and waits for it to exit. */
-  stop: () => Promise<void>;
+  /**
+   * Stops the server (SIGTERM, then SIGKILL after `graceMs`) and waits for it to exit.
+   * @defaultValue graceMs 10000
+   */
+  stop: (graceMs?: number) => Promise<void>;
 }
 
 /**
  * Starts the Temporal dev server from the `temporal` CLI, persisting to `<dataDir>/temporal.db` so
  * jobs survive a restart, and waits until it answers.
  */
-export async function startDevServer(cliPath: string, config: Config, readyTimeoutMs = 60_000, log: (line: string) => void = () => {}): Promise<DevServer> {
+export async function startDevServer(
+  cliPath: string,
+  config: Config,
+  readyTimeoutMs = 60_000,
+  log: (line: string) => void = () => {},
+  /** The codec server the Web UI decodes payloads through, when payloads are encrypted. */
+  codecEndpoint?: string,
+): Promise<DevServer> {
   await mkdir(config.dataDir, { recursive: true });
   const address = `${config.devServerIp}:${config.devServerPort}`;
   const dbFile = path.join(config.dataDir, 'temporal.db');
@@ -45,17 +55,20 @@ export async function startDevServer(cliPath: string, config: Config, readyTimeo
     '--namespace', config.namespace,
     '--log-level', 'error',
     ...Object.entries(customSearchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    ...(codecEndpoint ? ['--ui-codec-endpoint', codecEndpoint] : []),
   ];
   // Its own process group: a terminal's Ctrl-C reaches only us, so the worker drains before the server stops.
   const child = spawn(cliPath, args, { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   if (child.pid !== undefined) await recordDevServer(config.dataDir, child.pid);
+  const dismissGuard = child.pid !== undefined ? guardDevServer(child.pid, dbFile) : () => {};
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
 
-  const stop = async () => {
+  const stop = async (graceMs = 10_000) => {
     process.removeListener('exit', killOnExit);
-    await terminate(child, exited);
+    dismissGuard();
+    await terminate(child, exited, graceMs);
     await forgetDevServer(config.dataDir);
   };
   try {
@@ -90,10 +103,10 @@ async function waitUntilReady(address: string, exited: Promise<number | null>, t
   throw new Error(`the Temporal dev server did not answer at ${address} within ${timeoutMs} ms: ${describe(lastError)}`);
 }
 
-async function terminate(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+async function terminate(child: ChildProcess, exited: Promise<number | null>, graceMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
 }

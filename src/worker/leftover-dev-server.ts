@@ -1,11 +1,41 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
 // The dev server runs in its own process group (so Ctrl-C reaches the worker first), so a `npm
-// start` killed with SIGKILL leaves it running, holding the ports and the SQLite file. A pid file
-// beside the database lets the next start recognise that server as its own and stop it.
+// start` killed with SIGKILL would leave it running, holding the ports and the SQLite file. A guard
+// process stops it as soon as its owner is gone; should the guard be gone too, a pid file beside the
+// database lets the next start recognise that server as its own and stop it.
+
+/**
+ * The guard: a shell loop in the server's own session that waits while both the owner and the
+ * server live, and if the owner died first, stops the server (SIGTERM, SIGKILL 10s later), after
+ * checking that the pid still runs this database's `start-dev` (so a reused pid is never killed).
+ */
+const guardScript = `
+owner=$1 server=$2 db=$3
+ours() { case "$(ps -o command= -p "$server" 2>/dev/null)" in *start-dev*"$db"*) return 0;; esac; return 1; }
+while kill -0 "$owner" 2>/dev/null && kill -0 "$server" 2>/dev/null; do sleep 1; done
+kill -0 "$owner" 2>/dev/null && exit 0
+ours && kill "$server"
+i=0; while [ $i -lt 10 ] && ours; do sleep 1; i=$((i+1)); done
+ours && kill -9 "$server"
+exit 0
+`;
+
+/**
+ * Starts the guard of a dev server owned by this process; returns how to dismiss it (on a normal
+ * stop). It outlives a SIGKILL of this process because it runs in its own session.
+ */
+export function guardDevServer(serverPid: number, dbFile: string): () => void {
+  const guard = spawn('/bin/sh', ['-c', guardScript, 'durable-jobs-dev-server-guard', String(process.pid), String(serverPid), dbFile], { stdio: 'ignore', detached: true });
+  guard.on('error', () => undefined);
+  guard.unref();
+  return () => {
+    if (guard.exitCode === null && guard.signalCode === null) guard.kill();
+  };
+}
 
 /** The pid file of the dev server that uses `dataDir`. */
 export function pidFile(dataDir: string): string {

@@ -4,6 +4,7 @@ import type { Config } from '../shared/config';
 import { ConfigError } from '../shared/errors';
 import { jobMetricBuckets } from '../shared/job-metrics';
 import { isListening } from '../shared/net';
+import { redactDeep, secretsFromEnv } from '../shared/redact';
 import { logFormat, prettyStream } from './log-format';
 
 /** What the worker's runtime was installed with. */
@@ -28,7 +29,17 @@ export function metricsBindAddress(config: Pick<Config, 'metrics' | 'metricsHost
  */
 export async function installRuntime(config: Pick<Config, 'logLevel' | 'logFormat' | 'metrics' | 'metricsHost' | 'metricsPort'>): Promise<InstalledRuntime> {
   const format = logFormat(config);
-  const options = { level: config.logLevel, base: { service: 'durable-jobs' } };
+  const secrets = secretsFromEnv();
+  const options: pino.LoggerOptions = {
+    level: config.logLevel,
+    base: { service: 'durable-jobs' },
+    // Defence in depth: whatever a library puts in a line, the configured secrets never leave.
+    hooks: {
+      logMethod(args, method) {
+        method.apply(this, args.map((arg) => redactDeep(arg, secrets)) as Parameters<typeof method>);
+      },
+    },
+  };
   const logger = format === 'pretty' ? pino(options, prettyStream(process.stdout.isTTY === true)) : pino(options);
   const write = (entry: LogEntry) => {
     // The workflow bundler's multi-line webpack report is for debugging, not for every start; on a

@@ -1,6 +1,6 @@
 // `npm run worker`: only the worker, against TEMPORAL_ADDRESS (or the embedded dev server's address).
 import { loadConfig } from '../shared/config';
-import { describe } from '../shared/errors';
+import { describeRedacted } from '../shared/redact';
 import { installRuntime } from './logger';
 import { runWorker } from './run';
 
@@ -13,6 +13,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(describe(err));
+  console.error(describeRedacted(err));
   process.exit(1);
 });

@@ -1,9 +1,12 @@
 // `npm start`: the whole system on embedded defaults — a Temporal dev server (SQLite file, Web UI)
 // plus the worker — or only the worker when TEMPORAL_ADDRESS names an existing cluster.
 import { redactDatabaseUrl } from '../db/database';
+import { startConfiguredCodecServer } from '../client/cli-codec';
 import { provisionTemporalCli } from '../provision/temporal-cli';
+import type { CodecServer } from '../client/codec-server';
 import { loadConfig } from '../shared/config';
-import { describe } from '../shared/errors';
+import { loadKeyRing } from '../shared/encryption-keys';
+import { describeRedacted } from '../shared/redact';
 import { temporalAddress } from '../shared/temporal-connection';
 import { startDevServer, type DevServer } from './dev-server';
 import { installRuntime } from './logger';
@@ -13,20 +16,38 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const { logger, metricsUrl } = await installRuntime(config);
   let devServer: DevServer | undefined;
+  let codecServer: CodecServer | undefined;
   // Until the worker runs, a signal only has the dev server to stop (a server still starting is
   // killed by dev-server.ts's exit hook).
   const early = () => {
-    void (devServer ? devServer.stop() : Promise.resolve()).finally(() => process.exit(130));
+    void Promise.all([devServer?.stop(), codecServer?.close()]).finally(() => process.exit(130));
   };
   process.once('SIGINT', early).once('SIGTERM', early);
 
+  const encrypted = loadKeyRing(config) !== undefined;
+  if (!encrypted) logger.warn('payloads:unencrypted — job payloads are stored in clear in Temporal; set ENCRYPTION_KEYS or ENCRYPTION_KEY_FILE to encrypt them (docs/security.md)');
   if (config.temporalAddress === undefined) {
     const cli = await provisionTemporalCli({ ...config, log: (line, level) => logger[level](line) });
     logger.info({ path: cli.value, via: cli.route }, 'temporal-cli:ready');
-    devServer = await startDevServer(cli.value, config, undefined, (line) => logger.warn(line));
+    if (encrypted) {
+      codecServer = await startConfiguredCodecServer(config, { host: config.devServerIp, port: config.codecServerPort });
+      logger.info({ url: codecServer.url }, 'codec-server:started');
+    }
+    devServer = await startDevServer(cli.value, config, undefined, (line) => logger.warn(line), codecServer?.url);
     logger.info({ address: devServer.address, ui: devServer.uiUrl, db: `${config.dataDir}/temporal.db` }, 'dev-server:started');
   }
   process.removeListener('SIGINT', early).removeListener('SIGTERM', early);
+  // The Temporal runtime turns the first SIGINT/SIGTERM into a drain and then stops listening, so a
+  // second one (an impatient Ctrl-C) would kill this process outright and leave the dev server, in
+  // its own process group, running. Instead it stops the dev server at once and exits; attempts cut
+  // short are retried after their heartbeat timeout, as after a crash.
+  let signals = 0;
+  const again = (signal: NodeJS.Signals) => {
+    if (++signals < 2) return;
+    logger.warn({ signal }, 'shutdown:forced');
+    void (devServer ? devServer.stop(2000) : Promise.resolve()).finally(() => process.exit(130));
+  };
+  process.on('SIGINT', again).on('SIGTERM', again);
 
   try {
     await runWorker(config, logger, () => {
@@ -42,7 +63,7 @@ async function main(): Promise<void> {
         [
           '',
           `durable-jobs is running against Temporal at ${temporalAddress(config)} (namespace ${config.namespace}, task queue ${config.taskQueue}).`,
-          `  Web UI:     ${ui}`,
+          `  Web UI:     ${ui}${codecServer ? ` (payloads decrypted through ${codecServer.url})` : ''}`,
           `  Enqueue:    ${jobctl} enqueue send-email '{"to":"ada@example.com","subject":"Hi","body":"Hello","userId":"u1"}'`,
           `              ${jobctl} enqueue process-payment '{"paymentId":"p-1","fromAccount":"alice","toAccount":"bob","amount":1250,"currency":"EUR"}'`,
           `  Status:     ${jobctl} status <job-id>`,
@@ -50,12 +71,14 @@ async function main(): Promise<void> {
           `  Database:   ${redactDatabaseUrl(config.databaseUrl)}`,
           `  Failed jobs: ${jobctl} dlq list`,
           `  Metrics:    ${metricsUrl ?? 'off (METRICS=false)'}   (${jobctl} stats)`,
+          ...(encrypted ? ['  Encrypted:  payloads are encrypted; jobctl and your clients need the same ENCRYPTION_KEYS or ENCRYPTION_KEY_FILE'] : []),
           '  Stop:       Ctrl-C (the worker drains, then the server stops)',
           '',
         ].join('\n'),
       );
     }, { seedDemoAccounts: devServer !== undefined });
   } finally {
+    await codecServer?.close();
     if (devServer) {
       await devServer.stop();
       logger.info('dev-server:stopped');
@@ -64,6 +87,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(describe(err));
+  console.error(describeRedacted(err));
   process.exit(1);
 });

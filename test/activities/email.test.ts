@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { createEmailActivities, messageIdFor, outboxFileFor } from '../../src/activities/email';
@@ -148,5 +148,60 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
         }
       });
     }
+  });
+  describe('cancellation', () => {
+    const until = async (what: string, check: () => boolean) => {
+      for (let i = 0; i < 300 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(check(), what);
+    };
+
+    it('a cancelled attempt closes the connection while the server holds DATA: nothing is accepted, even when the server then goes ahead', async () => {
+      const smtp = await startSmtpServer(undefined, { holdData: () => Infinity });
+      try {
+        const { sendEmail } = createEmailActivities({ smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' });
+        const env = mockEnv(1);
+        const heartbeats: unknown[] = [];
+        env.on('heartbeat', (d: unknown) => heartbeats.push(d));
+        const attempt = env.run(sendEmail, input('job-cancel')).catch((e: unknown) => e);
+        await until('the server holds the DATA command', () => smtp.holding() === 1);
+        assert.ok(heartbeats.length >= 1, 'the attempt heartbeats while it waits, so a cancellation can reach it');
+        env.cancel('CANCELLED');
+        const err = await attempt;
+        assert.ok(err instanceof CancelledFailure, `the attempt reports cancellation, got ${String(err)}`);
+        await until('the client closed its connection mid-transaction', () => smtp.abandoned() === 1);
+        smtp.release();
+        await new Promise((r) => setTimeout(r, 500));
+        assert.equal(smtp.received.length, 0, 'the server accepted no message');
+      } finally {
+        await smtp.close();
+      }
+    });
+
+    it('an uncancelled attempt waits out a slow DATA phase and sends one message', async () => {
+      const smtp = await startSmtpServer(undefined, { holdData: () => 1500 });
+      try {
+        const { sendEmail } = createEmailActivities({ smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' });
+        const result = (await mockEnv(1).run(sendEmail, input('job-slow'))) as SendEmailResult;
+        assert.equal(result.transport, 'smtp');
+        assert.equal(smtp.received.length, 1);
+        assert.match(smtp.received[0]!.raw, /Message-ID: <job-slow@durable-jobs>/);
+      } finally {
+        await smtp.close();
+      }
+    });
+
+    it('an attempt cancelled before it starts opens no connection', async () => {
+      const smtp = await startSmtpServer();
+      try {
+        const { sendEmail } = createEmailActivities({ smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' });
+        const env = mockEnv(1);
+        env.cancel('WORKER_SHUTDOWN');
+        const err = await env.run(sendEmail, input('job-early')).catch((e: unknown) => e);
+        assert.ok(err instanceof CancelledFailure, String(err));
+        assert.equal(smtp.attempts(), 0);
+      } finally {
+        await smtp.close();
+      }
+    });
   });
 });

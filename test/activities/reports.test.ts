@@ -170,6 +170,24 @@ describeEachDatabase('reports activities', (getDb) => {
     assert.deepEqual(await readdir(dir), ['stalled.csv']);
   });
 
+  it('keeps the checkpoint when its worker shuts down, so the attempt on another worker resumes from the last heartbeat', async () => {
+    await insertLedger(getDb().db, prefix, 10);
+    const { env, beats } = mockEnv();
+    const pages: { attempt: number; done: number }[] = [];
+    const shutdown = new ActivityCancellationDetails({ workerShutdown: true });
+    const { aggregateReportPages } = activities({
+      afterPage: ({ attempt, progress }) => {
+        pages.push({ attempt, done: progress.done });
+        if (attempt === 1 && progress.done === 10) env.cancel('WORKER_SHUTDOWN', shutdown);
+      },
+    });
+    await assert.rejects(env.run(aggregateReportPages, input({ name: 'drained' })), CancelledFailure);
+    assert.equal((await readdir(dir)).filter((f) => f.endsWith('.partial')).length, 1, 'the checkpoint survives the shutdown');
+    const result = await mockEnv({ attempt: 2, heartbeatDetails: beats.at(-1) }).env.run(aggregateReportPages, input({ name: 'drained' }));
+    assert.equal(result.report?.entries, 20);
+    assert.deepEqual(pages.filter((p) => p.attempt === 2).map((p) => p.done), [15, 20], 'no page read twice');
+  });
+
   it('returns a report already under its final name without reading the database', async () => {
     await writeFile(path.join(dir, 'done.csv'), 'account_id,currency,debits,credits,net,entries\na,EUR,1,0,-1,3\nb,EUR,0,1,1,2\n');
     const unusable = new Proxy({}, { get: () => assert.fail('the database was read') }) as Db;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { ApplicationFailure } from '@temporalio/common';
-import { msToNumber } from '@temporalio/common/lib/time';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { msToNumber } from '../../src/shared/sdk-internals';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import type { ActivityDeps } from '../../src/activities';
@@ -134,6 +134,31 @@ describeEachDatabase('syncPage activity', (getDb) => {
       assert.ok(err instanceof ApplicationFailure);
       assert.equal(err.type, ErrorType.SyncUnavailable);
       assert.match(err.message, /timed out/);
+    } finally {
+      release?.();
+      http.script = undefined;
+    }
+  });
+
+  it('aborts the request in flight when the attempt is cancelled, and writes nothing', async () => {
+    const name = source();
+    http.setRecords(name, makeRecords(2));
+    let release!: () => void;
+    let arrived = false;
+    http.script = (req) => (req.source === name ? ((arrived = true), new Promise((resolve) => (release = () => resolve(undefined)))) : undefined);
+    try {
+      const { syncPage } = activities(getDb().db, http.url);
+      const env = mockEnv();
+      const attempt = env.run(syncPage, input(name)).catch((e: unknown) => e);
+      for (let i = 0; i < 200 && !arrived; i++) await new Promise((r) => setTimeout(r, 25));
+      assert.ok(arrived, 'the request reached the source');
+      env.cancel('CANCELLED');
+      const err = await attempt;
+      assert.ok(err instanceof CancelledFailure, `the attempt reports cancellation (not a timeout 20s later), got ${String(err)}`);
+      release();
+      await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(await rows(name), []);
+      assert.deepEqual(await ledgerSteps(getDb().db, `job-${name}`), []);
     } finally {
       release?.();
       http.script = undefined;

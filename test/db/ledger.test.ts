@@ -70,6 +70,32 @@ describeEachDatabase('runOnce', (getDb) => {
     assert.deepEqual(await effects(db, account), { balance: 1, entries: 1 });
   });
 
+  it('rolls back a step whose attempt is cancelled mid-work, throwing the cancellation, and the retry commits it once', async () => {
+    const { db } = getDb();
+    const controller = new AbortController();
+    const cancelled = new Error('attempt cancelled');
+    await assert.rejects(
+      runOnce(
+        db,
+        key,
+        async (trx) => {
+          await credit(trx, account, 'a');
+          controller.abort(cancelled);
+          return 'written';
+        },
+        controller.signal,
+      ),
+      (err) => err === cancelled,
+    );
+    assert.deepEqual(await effects(db, account), { balance: 0, entries: 0 });
+    assert.deepEqual(await ledgerSteps(db, key.jobId), []);
+    let ran = false;
+    await assert.rejects(runOnce(db, key, async () => ((ran = true), 'late'), controller.signal), (err) => err === cancelled);
+    assert.equal(ran, false, 'an attempt already cancelled does no work');
+    assert.deepEqual(await runOnce(db, key, async (trx) => (await credit(trx, account, 'a'), 'ok'), new AbortController().signal), { result: 'ok', replayed: false });
+    assert.deepEqual(await effects(db, account), { balance: 1, entries: 1 });
+  });
+
   it('leaves exactly one effect when two calls with the same key race', async () => {
     const { db } = getDb();
     const work = (leg: string) => async (trx: Parameters<Parameters<typeof runOnce>[2]>[0]) => (await credit(trx, account, leg), leg);

@@ -14,6 +14,7 @@ interface Service {
   environment?: Record<string, string>;
   depends_on?: Record<string, { condition: string }> | string[];
   command?: string | string[];
+  profiles?: string[];
   expose?: string[];
 }
 
@@ -21,8 +22,8 @@ const compose = parse(readFileSync(path.join(repoRoot, 'docker-compose.yml'), 'u
 const services = compose.services;
 
 describe('docker-compose.yml', () => {
-  it('has PostgreSQL, schema setup, the Temporal server, namespace creation, the UI and the worker', () => {
-    assert.deepEqual(Object.keys(services).sort(), ['grafana', 'postgresql', 'prometheus', 'temporal', 'temporal-admin-tools', 'temporal-create-namespace', 'temporal-ui', 'worker']);
+  it('has PostgreSQL, schema setup, the Temporal server, namespace creation, the UI, the codec server, the worker, Prometheus and Grafana', () => {
+    assert.deepEqual(Object.keys(services).sort(), ['codec-server', 'grafana', 'postgresql', 'prometheus', 'temporal', 'temporal-admin-tools', 'temporal-create-namespace', 'temporal-ui', 'worker']);
     assert.match(services.postgresql!.image!, /^postgres:/);
     assert.match(services.temporal!.image!, /^temporalio\/server:/);
     assert.match(services['temporal-ui']!.image!, /^temporalio\/ui:/);
@@ -45,6 +46,16 @@ describe('docker-compose.yml', () => {
   it('points the worker and the UI at the Temporal service', () => {
     assert.equal(services.worker!.environment!.TEMPORAL_ADDRESS, 'temporal:7233');
     assert.equal(services['temporal-ui']!.environment!.TEMPORAL_ADDRESS, 'temporal:7233');
+  });
+
+  it('gives the worker and the codec server the same keys, and the UI a codec endpoint, with encryption opt-in', () => {
+    assert.equal(services.worker!.environment!.ENCRYPTION_KEYS, '${ENCRYPTION_KEYS:-}');
+    assert.equal(services['codec-server']!.environment!.ENCRYPTION_KEYS, '${ENCRYPTION_KEYS:-}');
+    assert.equal(services['temporal-ui']!.environment!.TEMPORAL_CODEC_ENDPOINT, '${TEMPORAL_CODEC_ENDPOINT:-}');
+    assert.deepEqual(services['codec-server']!.profiles, ['encryption']);
+    assert.match(services['codec-server']!.environment!.CODEC_SERVER_ORIGINS!, /http:\/\/localhost:8080/);
+    assert.deepEqual(services['codec-server']!.command, ['node', 'bin/jobctl.js', 'codec-server', '--host', '0.0.0.0']);
+    assert.deepEqual(services['codec-server']!.ports, ['127.0.0.1:8234:8234'], 'published on the host loopback only');
   });
 
   it('references only files that exist, and named volumes it declares', () => {

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 /** A message the test SMTP server accepted. */
@@ -16,6 +16,12 @@ export interface TestSmtpServer {
   received: ReceivedMail[];
   /** Delivery attempts seen (one per MAIL FROM). */
   attempts: () => number;
+  /** Connections whose DATA command the server is holding (see {@link TestSmtpOptions.holdData}). */
+  holding: () => number;
+  /** Answers every held DATA command now. */
+  release: () => void;
+  /** Connections that clients closed while their DATA command was held. */
+  abandoned: () => number;
   close: () => Promise<void>;
 }
 
@@ -31,6 +37,12 @@ export interface TestSmtpOptions {
   stage?: 'MAIL FROM' | 'RCPT TO' | 'DATA';
   /** Require this login; any other is refused with 535. @defaultValue no login needed */
   login?: { user: string; pass: string };
+  /**
+   * Holds the DATA phase open on the Nth delivery attempt: the server takes the DATA command but
+   * sends its `354` go-ahead only after this many ms (`Infinity`: until `release()`), so the client
+   * waits with the message unsent. `undefined` answers at once. @defaultValue never holds
+   */
+  holdData?: (attempt: number) => number | undefined;
 }
 
 /** Starts an SMTP server on 127.0.0.1 with a random port. */
@@ -76,10 +88,73 @@ export async function startSmtpServer(respond: Responder = () => undefined, opti
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
+  const front = options.holdData ? await holdingFront(port, () => options.holdData!(attempts)) : undefined;
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${front?.port ?? port}`,
     received,
     attempts: () => attempts,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    holding: () => front?.held.size ?? 0,
+    release: () => front?.releaseAll(),
+    abandoned: () => front?.abandoned() ?? 0,
+    close: async () => {
+      await front?.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * The server's front door when it holds DATA: relays each connection to smtp-server, but keeps the
+ * server's `354` reply (and whatever follows) from the client for as long as `holdFor()` says, so
+ * that, to the client, the server is slow to start the DATA phase.
+ */
+async function holdingFront(serverPort: number, holdFor: () => number | undefined) {
+  const held = new Set<() => void>();
+  const sockets = new Set<net.Socket>();
+  let abandoned = 0;
+  const front = net.createServer((client) => {
+    const upstream = net.connect(serverPort, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    let gate: Buffer[] | undefined;
+    let release: (() => void) | undefined;
+    upstream.on('data', (chunk: Buffer) => {
+      if (gate) return void gate.push(chunk);
+      const at = chunk.toString('latin1').search(/(^|\r\n)354[ -]/);
+      const ms = at === -1 ? undefined : holdFor();
+      if (ms === undefined) return void client.write(chunk);
+      gate = [chunk];
+      release = () => {
+        if (!release) return;
+        held.delete(release);
+        release = undefined;
+        if (!client.destroyed) client.write(Buffer.concat(gate!));
+        gate = undefined;
+      };
+      held.add(release);
+      if (Number.isFinite(ms)) setTimeout(() => release?.(), ms);
+    });
+    client.on('data', (chunk: Buffer) => upstream.write(chunk));
+    const closeBoth = () => {
+      if (release) {
+        abandoned += 1;
+        held.delete(release);
+        release = undefined;
+      }
+      client.destroy();
+      upstream.destroy();
+    };
+    for (const socket of [client, upstream]) socket.on('close', closeBoth).on('error', closeBoth);
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (front.address() as AddressInfo).port,
+    held,
+    abandoned: () => abandoned,
+    releaseAll: () => [...held].forEach((release) => release()),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        front.close(() => resolve());
+      }),
   };
 }

@@ -7,14 +7,14 @@ export function testActivityDeps(
   env: TestWorkflowEnvironment,
   taskQueue: string,
   db: Db,
-  overrides: Partial<Omit<ActivityDeps, 'db' | 'temporal'>> & { reportsDir: string },
+  overrides: Partial<Omit<ActivityDeps, 'db' | 'temporal'>> & { reportsDir: string; client?: ActivityDeps['temporal']['client'] },
 ): ActivityDeps {
   return {
     email: overrides.email ?? { outboxDir: overrides.reportsDir, from: 'jobs@test' },
     db,
     reportsDir: overrides.reportsDir,
     syncSourceUrl: overrides.syncSourceUrl,
-    temporal: { client: env.client, taskQueue },
+    temporal: { client: overrides.client ?? env.client, taskQueue },
   };
 }
 

@@ -225,8 +225,14 @@ describe('npm start against a real Temporal dev server', function () {
     assert.match(badId.stderr, /jobs:invalid-option: invalid options: id: must be 1 to 200 characters/);
   });
 
-  it('after npm start is killed with SIGKILL, the next start replaces the dev server it left behind', async () => {
+  it('after npm start and its dev server guard are killed with SIGKILL, the next start replaces the dev server they left behind', async () => {
     const first = await start();
+    // The guard would stop the server within seconds of npm start's death (start-signals.test.ts);
+    // killing both at once (as a kill of everything the user owns would) leaves the pid file to do it.
+    const children = await runCommand('ps', ['-o', 'pid=,args=', '--ppid', String(first.child.pid)]);
+    const guard = children.stdout.split('\n').find((line) => line.includes('durable-jobs-dev-server-guard'));
+    assert.ok(guard, `npm start runs a dev server guard:\n${children.stdout}`);
+    process.kill(Number(guard.trim().split(/\s+/)[0]), 'SIGKILL');
     first.child.kill('SIGKILL');
     await first.exited;
     assert.ok(await isListening(grpcPort), 'the dev server outlived the killed npm start');

@@ -6,7 +6,7 @@ import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { msToNumber } from '@temporalio/common/lib/time';
+import { msToNumber } from '../../src/shared/sdk-internals';
 import { createActivities } from '../../src/activities';
 import { outboxFileFor } from '../../src/activities/email';
 import { JobClient } from '../../src/client/job-client';

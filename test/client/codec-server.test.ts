@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { startCodecServer, type CodecServer } from '../../src/client/codec-server';
+import { EncryptionCodec } from '../../src/shared/encryption-codec';
+import { newKeyEntry, parseKeyRing } from '../../src/shared/encryption-keys';
+
+const ui = 'http://127.0.0.1:8233';
+const wire = (p: Payload) => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
+  data: Buffer.from(p.data ?? []).toString('base64'),
+});
+
+describe('codec server', () => {
+  const key = newKeyEntry('k1');
+  const codec = new EncryptionCodec(parseKeyRing(key, 'test'));
+  let server: CodecServer;
+  before(async () => {
+    server = await startCodecServer({ codecs: [codec], port: 0, origins: [ui] });
+  });
+  after(() => server.close());
+
+  const post = (path: string, body: unknown, origin?: string) =>
+    fetch(server.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(origin ? { Origin: origin } : {}) }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+  it('decodes for the Web UI origin, with CORS headers, and encodes back', async () => {
+    const [encrypted] = await codec.encode([defaultPayloadConverter.toPayload({ secret: 'plaintext-42' })!]);
+    const res = await post('/decode', { payloads: [wire(encrypted!)] }, ui);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('access-control-allow-origin'), ui);
+    const body = (await res.json()) as { payloads: { data: string }[] };
+    assert.deepEqual(JSON.parse(Buffer.from(body.payloads[0]!.data, 'base64').toString()), { secret: 'plaintext-42' });
+
+    const encoded = (await (await post('/encode', body, ui)).json()) as { payloads: { data: string }[] };
+    assert.ok(!Buffer.from(encoded.payloads[0]!.data, 'base64').includes('plaintext-42'));
+  });
+
+  it('answers the browser preflight for the allowed origin and refuses any other origin', async () => {
+    const preflight = await fetch(server.url + '/decode', { method: 'OPTIONS', headers: { Origin: ui, 'Access-Control-Request-Method': 'POST' } });
+    assert.equal(preflight.status, 204);
+    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /X-Namespace/);
+    const refused = await post('/decode', { payloads: [] }, 'http://evil.example');
+    assert.equal(refused.status, 403);
+    assert.match(((await refused.json()) as { message: string }).message, /origin http:\/\/evil.example may not use this codec server/);
+  });
+
+  it('names what is wrong with a request: a malformed body, an unknown path, a payload it has no key for', async () => {
+    assert.equal((await post('/decode', '{not json')).status, 400);
+    assert.equal((await post('/decode', { nope: 1 })).status, 400);
+    assert.equal((await post('/other', { payloads: [] })).status, 404);
+    const [foreign] = await new EncryptionCodec(parseKeyRing(newKeyEntry('k9'), 'test')).encode([defaultPayloadConverter.toPayload('x')!]);
+    const res = await post('/decode', { payloads: [wire(foreign!)] });
+    assert.equal(res.status, 422);
+    assert.match(((await res.json()) as { message: string }).message, /jobs:codec-unknown-key: .*key "k9"/);
+  });
+});

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { JobClient } from '../../src/client/job-client';
+import { startCodecServer, type CodecServer } from '../../src/client/codec-server';
+import { jobTypeSearchAttribute } from '../../src/client/start-job';
+import { provisionTemporalCli } from '../../src/provision/temporal-cli';
+import { loadConfig } from '../../src/shared/config';
+import { dataConverterFor } from '../../src/shared/data-converter';
+import { EncryptionCodec, keyIdMetadataKey } from '../../src/shared/encryption-codec';
+import { newKeyEntry, parseKeyRing } from '../../src/shared/encryption-keys';
+import { ErrorType } from '../../src/shared/errors';
+import { renderedDom } from '../helpers/browser';
+import { sqliteTestDb, type TestDb } from '../helpers/db';
+import { uniqueId } from '../helpers/env';
+import { freePort } from '../helpers/processes';
+import { createActivities, testActivityDeps } from '../helpers/worker';
+
+const keyA = newKeyEntry('a');
+const keyB = newKeyEntry('b');
+const keyC = newKeyEntry('c');
+
+// A dev server persisting to a SQLite file we can read, with its Web UI pointed at a codec server
+// that holds keys a and b (not c).
+describe('payload encryption against a real dev server', function () {
+  this.timeout(300_000);
+  let env: TestWorkflowEnvironment;
+  let dbFile: string;
+  let uiPort: number;
+  let codecServer: CodecServer;
+  let bundle: WorkflowBundleWithSourceMap;
+  let testDb: TestDb;
+  let reportsDir: string;
+  const taskQueue = uniqueId('crypt');
+
+  before(async () => {
+    const config = loadConfig();
+    const { value: cli } = await provisionTemporalCli({ cacheDir: config.cacheDir, temporalCliPath: config.temporalCliPath });
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'durable-jobs-crypt-'));
+    reportsDir = path.join(dir, 'outbox');
+    dbFile = path.join(dir, 'temporal.db');
+    uiPort = await freePort();
+    codecServer = await startCodecServer({
+      codecs: [new EncryptionCodec(parseKeyRing(`${keyA},${keyB}`, 'test'))],
+      port: 0,
+      origins: [`http://127.0.0.1:${uiPort}`],
+    });
+    env = await TestWorkflowEnvironment.createLocal({
+      server: {
+        executable: { type: 'existing-path', path: cli },
+        dbFilename: dbFile,
+        ui: true,
+        uiPort,
+        searchAttributes: [jobTypeSearchAttribute],
+        extraArgs: ['--log-level', 'error', '--ui-codec-endpoint', codecServer.url],
+      },
+    });
+    bundle = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../../src/workflows'),
+      workflowInterceptorModules: [require.resolve('../../src/workflows/interceptors')],
+      failureConverterPath: require.resolve('../../src/shared/failure-converter'),
+      logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
+    });
+    testDb = await sqliteTestDb();
+  });
+
+  after(async () => {
+    await testDb?.close();
+    await env?.teardown();
+    await codecServer?.close();
+  });
+
+  const jobClient = (dataConverter: DataConverter | undefined) => new JobClient(new Client({ connection: env.connection, dataConverter }), { taskQueue });
+  const runWorker = async <T>(dataConverter: DataConverter | undefined, until: Promise<T>): Promise<T> => {
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      workflowBundle: bundle,
+      taskQueue,
+      dataConverter,
+      // The dead-letter hand-off starts a workflow, so its client encrypts too.
+      activities: createActivities(testActivityDeps(env, taskQueue, testDb.db, { reportsDir, client: new Client({ connection: env.connection, dataConverter }) })),
+    });
+    return worker.runUntil(until);
+  };
+  /** Every byte Temporal has written: the database file and its write-ahead log. */
+  const temporalBytes = async () => Buffer.concat(await Promise.all(['', '-wal'].map((s) => readFile(dbFile + s).catch(() => Buffer.alloc(0)))));
+  const email = (marker: string) => ({ to: 'ada@example.com', subject: `Reset ${marker}`, body: `Your link: https://example.com/reset/${marker}`, userId: 'u1' });
+
+  const encryptedId = uniqueId('email');
+  const encryptedMarker = `pt-${uniqueId('m')}`;
+
+  it("stores only ciphertext in Temporal's database, payloads and failure messages alike, and the client reads the plaintext back", async () => {
+    const a = dataConverterFor({ encryptionKeys: keyA })!;
+    const jobs = jobClient(a);
+    const { handle } = await jobs.enqueue('send-email', email(encryptedMarker), { id: encryptedId });
+    const failedMarker = `acct-${encryptedMarker}`;
+    const { handle: failing } = await jobs.enqueue('process-payment', { paymentId: uniqueId('p'), fromAccount: failedMarker, toAccount: 'bob', amount: 5, currency: 'EUR' });
+    await runWorker(a, Promise.all([handle.result(), failing.result().catch(() => undefined)]));
+
+    const record = await jobs.get(encryptedId);
+    assert.equal(record.status, 'completed');
+    assert.deepEqual(record.payload, email(encryptedMarker));
+    const failed = await jobs.get(failing.workflowId);
+    assert.equal(failed.error?.type, ErrorType.UnknownAccount);
+    assert.match(failed.error?.message ?? '', new RegExp(failedMarker), 'the failure message is decrypted for the reader');
+
+    const stored = await temporalBytes();
+    assert.ok(stored.includes(encryptedId), 'the scan reads the right database (job IDs are not encrypted)');
+    assert.equal(stored.includes(encryptedMarker), false, 'no payload plaintext in the database');
+
+    // The control: without keys the same scan finds the plaintext, so its silence above means something.
+    const clearMarker = `clear-${uniqueId('m')}`;
+    const plain = jobClient(undefined);
+    const { handle: clear } = await plain.enqueue('send-email', email(clearMarker));
+    await runWorker(undefined, clear.result());
+    assert.ok((await temporalBytes()).includes(clearMarker));
+  });
+
+  it('keeps old jobs readable after a key rotation, and a reader without the key gets a named error', async () => {
+    const rotated = jobClient(dataConverterFor({ encryptionKeys: `${keyA},${keyB}` }));
+    assert.deepEqual((await rotated.get(encryptedId)).payload, email(encryptedMarker));
+    const { handle } = await rotated.enqueue('send-email', email(`rotated-${encryptedMarker}`));
+    const started = await rotated.temporal.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId: handle.workflowId }, maximumPageSize: 1 });
+    const input = started.history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+    assert.equal(Buffer.from(input?.metadata?.[keyIdMetadataKey] ?? []).toString(), 'b', 'new jobs use the newest key');
+    await runWorker(dataConverterFor({ encryptionKeys: `${keyA},${keyB}` }), handle.result());
+
+    await assert.rejects(jobClient(dataConverterFor({ encryptionKeys: keyB })).get(encryptedId), (err: Error & { type?: string; cause?: { type?: string } }) => {
+      assert.equal(err.type ?? err.cause?.type, ErrorType.CodecUnknownKey);
+      assert.match(err.message, /key "a"/);
+      return true;
+    });
+  });
+
+  it('shows the Web UI plaintext only through a codec server that holds the key', async () => {
+    const unknownKeyId = uniqueId('email');
+    const hiddenMarker = `hidden-${uniqueId('m')}`;
+    const c = dataConverterFor({ encryptionKeys: keyC })!;
+    const { handle } = await jobClient(c).enqueue('send-email', email(hiddenMarker), { id: unknownKeyId });
+    await runWorker(c, handle.result());
+
+    const page = (id: string) => `http://127.0.0.1:${uiPort}/namespaces/default/workflows/${encodeURIComponent(id)}`;
+    const readable = await renderedDom(page(encryptedId));
+    assert.ok(readable.includes(encryptedMarker), 'the UI shows the input decrypted by the codec server');
+    const unreadable = await renderedDom(page(unknownKeyId));
+    assert.ok(unreadable.includes(unknownKeyId), 'the page is the job’s own');
+    assert.equal(unreadable.includes(hiddenMarker), false, 'without its key, the UI cannot show the plaintext');
+  });
+});
