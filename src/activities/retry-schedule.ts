@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
+import { ApplicationFailure, TemporalFailure, type Duration } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time';
 import { jobMaxAttempts, presetOf, type JobDefinition } from '../jobs/definition';
 import { ErrorType, describe } from '../shared/errors';
 import { delayAfterAttempt, type RetryShape } from '../shared/retry';
@@ -57,10 +58,19 @@ export function withRetrySchedule<I, O>(definition: JobDefinition, presetName: s
         jobType: definition.type,
         attempt,
         retrying,
-        nextRetryDelay: failure instanceof ApplicationFailure ? failure.nextRetryDelay : undefined,
+        errorType: failure instanceof ApplicationFailure ? (failure.type ?? undefined) : undefined,
+        nextRetryDelay: retrying ? nextDelay(preset.retry, attempt, failure) : undefined,
         error: describe(err),
       });
       throw failure;
     }
   };
+}
+
+/** The wait before the next attempt: the failure's own `nextRetryDelay`, else the exponential backoff Temporal applies. */
+function nextDelay(shape: RetryShape, attempt: number, failure: unknown): Duration | undefined {
+  if (failure instanceof ApplicationFailure && failure.nextRetryDelay !== undefined && failure.nextRetryDelay !== null) return failure.nextRetryDelay;
+  if (shape.kind !== 'exponential') return undefined;
+  const ms = Math.min(msToNumber(shape.initialInterval) * shape.backoffCoefficient ** (attempt - 1), msToNumber(shape.maximumInterval));
+  return `${Math.round(ms)}ms`;
 }

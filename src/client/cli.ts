@@ -6,6 +6,7 @@ import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPay
 import { addCodecCommands } from './cli-codec';
 import { addDeadLetterCommands } from './cli-dlq';
 import { addScheduleCommands } from './cli-schedule';
+import { addStatsCommand } from './cli-stats';
 import { DeadLetterError } from './dead-letters';
 import { JobFailedError, UsageError, parseDuration, parseJson, parseLimit, parsePriority, withClient } from './cli-support';
 import { formatJobError, formatJobRecord, formatTable, sanitizeForTerminal } from './format';
@@ -113,6 +114,7 @@ function buildProgram(): Command {
     });
 
   addDeadLetterCommands(program);
+  addStatsCommand(program);
   addCodecCommands(program);
   addScheduleCommands(program);
 

@@ -2,8 +2,15 @@ import type { JobError, JobRecord } from './job-record';
 
 /** A job error as `type: message`, or the message alone when it has no type. */
 export function formatJobError(error: JobError): string {
-  return error.type ? `${error.type}: ${error.message}` : error.message;
+  const text = error.type ? `${error.type}: ${error.message}` : error.message;
+  return error.stall ? `${text} (stalled: ${stallText[error.stall]})` : text;
 }
+
+const stallText: Record<NonNullable<JobError['stall']>, string> = {
+  'heartbeat-timeout': 'no heartbeat in time; the worker died or hung mid-attempt',
+  'start-to-close-timeout': 'the attempt ran past its start-to-close timeout; the worker died, hung or was too slow',
+  'worker-shutdown': 'the worker shut down before the attempt finished',
+};
 
 /** A job record as aligned `field: value` lines for people; `--json` prints the record itself. */
 export function formatJobRecord(record: JobRecord): string {

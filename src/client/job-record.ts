@@ -3,6 +3,8 @@ import { optionalTsToMs } from '../shared/sdk-internals';
 import type { temporal } from '@temporalio/proto';
 import { jobMaxAttempts } from '../jobs/definition';
 import { definitionForWorkflowType } from '../jobs/registry';
+import type { StallReason } from '../shared/job-metrics';
+import { stallReason, type FailureLike } from '../shared/stall';
 import type { JobProgress, JobState } from '../workflows/job-state';
 
 /**
@@ -20,6 +22,11 @@ export interface JobError {
   type?: string;
   /** The failure's message. */
   message: string;
+  /**
+   * Set when the attempt ended because its worker stopped answering rather than by throwing: a
+   * heartbeat timeout, a start-to-close timeout, or the worker shutting down.
+   */
+  stall?: StallReason;
 }
 
 /** A job, read back from Temporal (describe, pending activities, history); nothing else stores it. */
@@ -172,6 +179,12 @@ function closingError(tail: HistoryEvent[]): JobError | undefined {
 
 /** The first application (or timeout) failure in the chain is the activity's own error; wrappers above it say only "activity failed". */
 function toJobError(failure: ProtoFailure): JobError {
+  const error = ownError(failure);
+  const stall = stallReason(failure as FailureLike);
+  return stall ? { ...error, stall } : error;
+}
+
+function ownError(failure: ProtoFailure): JobError {
   for (let f: ProtoFailure | null | undefined = failure; f; f = f.cause) {
     if (f.applicationFailureInfo) return withType(f.applicationFailureInfo.type, f.message);
     if (f.timeoutFailureInfo) return withType('timeout', f.message);

@@ -80,6 +80,16 @@ const fields = {
    * task queues. Types that share a queue are served together. @defaultValue every registered type
    */
   workerJobTypes: { env: 'WORKER_JOB_TYPES', flag: '--types', schema: jobTypeList.optional() },
+  /** Log line format: `json` (one JSON object per line) or `pretty` (human-readable). @defaultValue 'pretty' when stdout is a terminal, else 'json' */
+  logFormat: { env: 'LOG_FORMAT', schema: z.enum(['json', 'pretty']).optional() },
+  /** Serve Prometheus metrics from the worker (`true`/`false`). @defaultValue true */
+  metrics: { env: 'METRICS', schema: bool.default(true) },
+  /** Interface the worker's metrics endpoint binds. @defaultValue '0.0.0.0' (all interfaces) */
+  metricsHost: { env: 'METRICS_HOST', schema: z.string().min(1).default('0.0.0.0') },
+  /** Port of the worker's metrics endpoint (`/metrics`); 0 turns metrics off, like METRICS=false. @defaultValue 9464 */
+  metricsPort: { env: 'METRICS_PORT', schema: z.coerce.number().int().min(0).max(65535).default(9464) },
+  /** How often the worker samples the task queue's backlog and the DLQ sizes for the metrics. @defaultValue '15s' */
+  metricsSampleInterval: { env: 'METRICS_SAMPLE_INTERVAL', schema: z.string().regex(/^\d+(ms|s|m)$/, 'must look like 500ms, 15s or 1m').default('15s') },
   /** How long a stopping worker waits for in-flight activities before cancelling them. @defaultValue '30s' */
   shutdownGraceTime: { env: 'SHUTDOWN_GRACE_TIME', schema: z.string().regex(/^\d+(ms|s|m)$/, 'must look like 500ms, 30s or 2m').default('30s') },
   /** Cache for the Temporal binaries (CLI and test server), outside the repo. @defaultValue '$XDG_CACHE_HOME/durable-jobs' or '~/.cache/durable-jobs' */

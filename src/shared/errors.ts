@@ -33,6 +33,8 @@ export const ErrorType = {
   InvalidAddress: 'jobs:invalid-address',
   /** An unclassified error thrown by an activity: retried on the job's schedule. */
   Unexpected: 'jobs:unexpected',
+  /** The worker stopped (its shutdown grace time ran out) before the attempt finished: retried, on another worker. */
+  WorkerShutdown: 'jobs:worker-shutdown',
   /** A job ID is in use by a job with a different payload. */
   IdConflict: 'jobs:id-conflict',
   /** The from-account's available balance does not cover the payment: never retried. */

@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { StringValue } from '@temporalio/common';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { jobActivityInterceptors } from '../activities/interceptors';
 import { openDatabase, redactDatabaseUrl } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
 import { seedDemoAccounts } from '../db/seed';
@@ -21,6 +22,8 @@ export interface CreatedWorker {
   plans: QueuePlan[];
   /** The jobs database, migrated. */
   db: Db;
+  /** A Temporal client on the worker's namespace (DLQ hand-offs, redrives, queue metrics). */
+  client: Client;
   /** Closes the connections and the database once the workers have stopped. */
   close: () => Promise<void>;
 }
@@ -101,6 +104,7 @@ export async function createWorker(config: Config, options: CreateWorkerOptions 
           workflowBundle,
           dataConverter,
           activities,
+          interceptors: { activity: [jobActivityInterceptors] },
           ...queueWorkerOptions(plan, options),
           // On SIGINT/SIGTERM the worker stops polling, lets in-flight activities finish for this long,
           // then cancels them; Temporal retries cancelled attempts on another worker.
@@ -112,7 +116,7 @@ export async function createWorker(config: Config, options: CreateWorkerOptions 
       for (const c of opened.reverse()) await c.close();
       await db.destroy();
     };
-    return { workers, plans, db, close };
+    return { workers, plans, db, client, close };
   } catch (err) {
     for (const c of opened.reverse()) await c.close().catch(() => {});
     await db.destroy();

@@ -1,16 +1,36 @@
 import { DefaultLogger, Runtime, type LogEntry, type LogLevel } from '@temporalio/worker';
 import pino from 'pino';
 import type { Config } from '../shared/config';
+import { ConfigError } from '../shared/errors';
+import { jobMetricBuckets } from '../shared/job-metrics';
+import { isListening } from '../shared/net';
 import { redactDeep, secretsFromEnv } from '../shared/redact';
+import { logFormat, prettyStream } from './log-format';
+
+/** What the worker's runtime was installed with. */
+export interface InstalledRuntime {
+  logger: pino.Logger;
+  /** The metrics endpoint (`http://host:port/metrics`), when metrics are on. */
+  metricsUrl?: string;
+}
+
+/** The Prometheus bind address, or undefined when metrics are off (METRICS=false or METRICS_PORT=0). */
+export function metricsBindAddress(config: Pick<Config, 'metrics' | 'metricsHost' | 'metricsPort'>): string | undefined {
+  if (!config.metrics || config.metricsPort === 0) return undefined;
+  const host = config.metricsHost.includes(':') ? `[${config.metricsHost}]` : config.metricsHost;
+  return `${host}:${config.metricsPort}`;
+}
 
 /**
- * Installs the Temporal runtime with a pino logger: one JSON line per event on stdout. Workflow and
- * activity logs (`job:start`, `job:attempt-failed`, …) arrive here with the SDK's metadata
- * (workflowId, workflowType, activityType, attempt).
+ * Installs the Temporal runtime: a pino logger (JSON lines, or pretty lines on a terminal) and,
+ * unless turned off, a Prometheus endpoint serving the SDK's own metrics and the job metrics
+ * (`jobs_*`). Workflow and activity logs (`job:start`, `job:attempt-failed`, …) arrive here with
+ * the SDK's metadata (workflowId, workflowType, activityType, attempt).
  */
-export function installRuntime(config: Pick<Config, 'logLevel'>): pino.Logger {
+export async function installRuntime(config: Pick<Config, 'logLevel' | 'logFormat' | 'metrics' | 'metricsHost' | 'metricsPort'>): Promise<InstalledRuntime> {
+  const format = logFormat(config);
   const secrets = secretsFromEnv();
-  const logger = pino({
+  const options: pino.LoggerOptions = {
     level: config.logLevel,
     base: { service: 'durable-jobs' },
     // Defence in depth: whatever a library puts in a line, the configured secrets never leave.
@@ -19,17 +39,29 @@ export function installRuntime(config: Pick<Config, 'logLevel'>): pino.Logger {
         method.apply(this, args.map((arg) => redactDeep(arg, secrets)) as Parameters<typeof method>);
       },
     },
-  });
+  };
+  const logger = format === 'pretty' ? pino(options, prettyStream(process.stdout.isTTY === true)) : pino(options);
   const write = (entry: LogEntry) => {
-    // The workflow bundler's multi-line webpack report is for debugging, not for every start.
-    const level = entry.message.startsWith('asset workflow-bundle') ? 'debug' : (entry.level.toLowerCase() as pino.Level);
+    // The workflow bundler's multi-line webpack report is for debugging, not for every start; on a
+    // terminal, so are the SDK worker's own lifecycle lines (bundle created, state changed).
+    const chatter = entry.message.startsWith('asset workflow-bundle') || (format === 'pretty' && entry.level === 'INFO' && entry.meta?.sdkComponent === 'worker');
+    const level = chatter ? 'debug' : (entry.level.toLowerCase() as pino.Level);
     logger[level]({ ...entry.meta, ts: Number(entry.timestampNanos / 1_000_000n) }, entry.message);
   };
   const level = config.logLevel.toUpperCase() as LogLevel;
+  const bindAddress = metricsBindAddress(config);
+  // The exporter's own bind error is a panic deep in the SDK's core; a taken port deserves a message.
+  if (bindAddress && (await isListening(config.metricsHost === '0.0.0.0' ? '127.0.0.1' : config.metricsHost, config.metricsPort))) {
+    throw new ConfigError([{ path: 'METRICS_PORT', message: `${bindAddress} is already in use; choose another METRICS_PORT, or METRICS=false to serve no metrics` }]);
+  }
   Runtime.install({
     logger: new DefaultLogger(level, write),
-    // The SDK's Rust core logs through the same logger, so every line is JSON.
-    telemetryOptions: { logging: { filter: { core: level === 'TRACE' || level === 'DEBUG' ? level : 'WARN', other: 'ERROR' }, forward: {} } },
+    telemetryOptions: {
+      // The SDK's Rust core logs through the same logger.
+      logging: { filter: { core: level === 'TRACE' || level === 'DEBUG' ? level : 'WARN', other: 'ERROR' }, forward: {} },
+      ...(bindAddress ? { metrics: { prometheus: { bindAddress, countersTotalSuffix: true, useSecondsForDurations: true, histogramBucketOverrides: jobMetricBuckets } } } : {}),
+    },
   });
-  return logger;
+  const shownHost = config.metricsHost === '0.0.0.0' ? '127.0.0.1' : config.metricsHost;
+  return { logger, metricsUrl: bindAddress ? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${config.metricsPort}/metrics` : undefined };
 }

@@ -15,8 +15,10 @@ async function main(): Promise<void> {
     .parse(process.argv);
   const { types } = program.opts<{ types?: string }>();
   const config = loadConfig({ workerJobTypes: types });
-  const logger = installRuntime(config);
-  await runWorker(config, logger);
+  const { logger, metricsUrl } = await installRuntime(config);
+  await runWorker(config, logger, () => {
+    if (metricsUrl) logger.info({ url: metricsUrl }, 'metrics:serving');
+  });
 }
 
 main().catch((err) => {

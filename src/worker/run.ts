@@ -2,6 +2,8 @@ import type { Worker } from '@temporalio/worker';
 import type pino from 'pino';
 import type { Config } from '../shared/config';
 import { createWorker, type CreateWorkerOptions } from './create-worker';
+import { metricsBindAddress } from './logger';
+import { startQueueSampler, type StopSampler } from './queue-metrics';
 
 /**
  * Creates the workers (one per task queue served) and runs them until SIGINT/SIGTERM. The Temporal
@@ -9,7 +11,8 @@ import { createWorker, type CreateWorkerOptions } from './create-worker';
  * within the grace time, then `run()` resolves. If one worker fails, the others are shut down too.
  */
 export async function runWorker(config: Config, logger: pino.Logger, onReady: () => void = () => {}, options: CreateWorkerOptions = {}): Promise<void> {
-  const { workers, plans, close } = await createWorker(config, options);
+  const { workers, plans, client, close } = await createWorker(config, options);
+  let stopSampler: StopSampler | undefined;
   try {
     const running = workers.map((w) => w.run().catch((err: unknown) => {
       stopAll(workers);
@@ -21,12 +24,22 @@ export async function runWorker(config: Config, logger: pino.Logger, onReady: ()
       logger.info({ taskQueue: plan.taskQueue, namespace: config.namespace, types: plan.types, concurrency: options.concurrency ?? plan.concurrency, rateLimit: plan.rateLimit }, 'worker:started');
       if (extra.length > 0) logger.warn({ taskQueue: plan.taskQueue, types: extra, why: 'job types on one task queue are served together' }, 'worker:extra-types');
     }
+    if (metricsBindAddress(config)) stopSampler = startQueueSampler(client, config, plans.map((p) => p.taskQueue), logger);
+    const onSignal = (signal: NodeJS.Signals) => {
+      const status = workers.map((w) => w.getStatus());
+      const inFlightActivities = status.reduce((n, s) => n + s.numInFlightActivities, 0);
+      const inFlightWorkflowTasks = status.reduce((n, s) => n + s.numInFlightWorkflowActivations, 0);
+      logger.info({ signal, graceTime: config.shutdownGraceTime, inFlightActivities, inFlightWorkflowTasks }, 'worker:shutdown');
+    };
+    process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+    void Promise.allSettled(running).finally(() => process.removeListener('SIGINT', onSignal).removeListener('SIGTERM', onSignal));
     onReady();
     const results = await Promise.allSettled(running);
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
     logger.info('worker:stopped');
   } finally {
+    await stopSampler?.();
     await close();
   }
 }

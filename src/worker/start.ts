@@ -14,7 +14,7 @@ import { runWorker } from './run';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = installRuntime(config);
+  const { logger, metricsUrl } = await installRuntime(config);
   let devServer: DevServer | undefined;
   let codecServer: CodecServer | undefined;
   // Until the worker runs, a signal only has the dev server to stop (a server still starting is
@@ -70,6 +70,7 @@ async function main(): Promise<void> {
           `  Outbox:     ${config.smtpUrl ? config.smtpUrl.replace(/\/\/[^@]*@/, '//***@') : config.outboxDir}`,
           `  Database:   ${redactDatabaseUrl(config.databaseUrl)}`,
           `  Failed jobs: ${jobctl} dlq list`,
+          `  Metrics:    ${metricsUrl ?? 'off (METRICS=false)'}   (${jobctl} stats)`,
           ...(encrypted ? ['  Encrypted:  payloads are encrypted; jobctl and your clients need the same ENCRYPTION_KEYS or ENCRYPTION_KEY_FILE'] : []),
           '  Stop:       Ctrl-C (the worker drains, then the server stops)',
           '',

@@ -11,6 +11,8 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
+import { jobMetrics } from '../shared/job-metrics';
+import { countJob } from './job-metrics';
 import type { Activities } from '../activities';
 import { deadLetterPresets } from '../jobs/dead-letter';
 import { presetOptions } from '../jobs/definition';
@@ -120,6 +122,8 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
         const record: AuditRecord = { at: now(), action: 'redrive', result: `started run ${runId}`, detail: reason };
         if (patch !== undefined) record.patch = patch;
         current.audit = appendAudit(current.audit, record);
+        log.info('job:redriven', { jobId: id, jobType: entry.type, workflowId: id, runId, attempts: entry.attempts, patched: patch !== undefined, reason });
+        countJob(jobMetrics.redriven, entry.type);
         return { id, runId };
       } catch (err) {
         entry.status = 'dead-lettered';

@@ -1,5 +1,6 @@
-// Workflow interceptors: the cross-cutting part of every job — its log events, its final state in
-// the memo, and the hand-off to the dead-letter queue — in one place instead of in each workflow.
+// Workflow interceptors: the cross-cutting part of every job — its log events and metrics, its
+// final state in the memo, and the hand-off to the dead-letter queue — in one place instead of in
+// each workflow.
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -12,15 +13,20 @@ import {
   proxyActivities,
   upsertMemo,
   workflowInfo,
+  type ActivityInput,
+  type GetLogAttributesInput,
   type Next,
   type WorkflowExecuteInput,
   type WorkflowInboundCallsInterceptor,
+  type WorkflowOutboundCallsInterceptor,
   type WorkflowInterceptorsFactory,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { definitionForWorkflowType } from '../jobs/registry';
 import { deadLetterPresets } from '../jobs/dead-letter';
 import { presetOptions } from '../jobs/definition';
+import { jobMetrics } from '../shared/job-metrics';
+import { countFinalStall, countJob, currentJobType, recordJobDuration } from './job-metrics';
 import { currentJobState, jobStateMemoKey } from './job-state';
 
 const { handOffToDeadLetter } = proxyActivities<Activities>(presetOptions(deadLetterPresets.handOff));
@@ -30,26 +36,42 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
     const info = workflowInfo();
     const definition = definitionForWorkflowType(info.workflowType);
     if (!definition) return next(input);
-    const fields = { jobId: info.workflowId, jobType: definition.type, runId: info.runId };
+    const type = definition.type;
+    const fields = { jobId: info.workflowId, jobType: type, workflowId: info.workflowId, runId: info.runId };
     // Jobs started before the memo and the DLQ existed replay without them (their histories have
     // neither); every newer job records this marker in its first workflow task.
     this.lifecycleV2 = patched('job-lifecycle-memo-and-dlq');
-    if (info.continuedFromExecutionRunId === undefined) log.info('job:start', fields);
+    // Metrics add no commands and are not emitted on replay, so they need no patch.
+    if (info.continuedFromExecutionRunId === undefined) {
+      log.info('job:start', { ...fields, attempt: 1 });
+      countJob(jobMetrics.started, type);
+    }
     try {
       const result = await next(input);
       this.recordFinalState();
       log.info('job:completed', fields);
+      countJob(jobMetrics.completed, type);
+      recordJobDuration(type, 'completed');
       return result;
     } catch (err) {
       // Continuing as new is not an ending, and a plain Error is a bug that fails only the task (the
       // SDK retries it after a fix); neither is dead-lettered.
       if (err instanceof ContinueAsNew || !(err instanceof TemporalFailure)) throw err;
       this.recordFinalState();
-      if (isCancellation(err) || !this.lifecycleV2) {
-        log.info(isCancellation(err) ? 'job:cancelled' : 'job:failed', fields);
+      const cause = rootCause(err);
+      const errorType = cause.type ?? 'unknown';
+      if (isCancellation(err)) {
+        log.info('job:cancelled', fields);
+        countJob(jobMetrics.cancelled, type);
+        recordJobDuration(type, 'cancelled');
         throw err;
       }
-      const cause = rootCause(err);
+      countJob(jobMetrics.failed, type, { error_type: errorType });
+      recordJobDuration(type, 'failed');
+      if (!this.lifecycleV2) {
+        log.info('job:failed', fields);
+        throw err;
+      }
       log.error('job:failed', { ...fields, errorType: cause.type, error: cause.message });
       // Compensation already ran inside the job's workflow; the hand-off must finish even if the
       // job is cancelled meanwhile, or the failure would be lost.
@@ -64,6 +86,7 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
         }),
       );
       log.warn('job:dead-lettered', { ...fields, errorType: cause.type });
+      countJob(jobMetrics.deadLettered, type, { error_type: errorType });
       throw err;
     }
   }
@@ -86,5 +109,25 @@ function rootCause(err: TemporalFailure): { type?: string; message: string } {
   return { message: err.message };
 }
 
+/**
+ * Gives every log line of a job's workflow (saga, steps) the job's ID and type, and counts the
+ * stall that ended an activity's last attempt.
+ */
+class JobOutboundInterceptor implements WorkflowOutboundCallsInterceptor {
+  getLogAttributes(input: GetLogAttributesInput, next: Next<WorkflowOutboundCallsInterceptor, 'getLogAttributes'>): Record<string, unknown> {
+    const jobType = currentJobType();
+    return jobType ? next({ jobId: workflowInfo().workflowId, jobType, ...input }) : next(input);
+  }
+
+  async scheduleActivity(input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>): Promise<unknown> {
+    try {
+      return await next(input);
+    } catch (err) {
+      countFinalStall(input, err);
+      throw err;
+    }
+  }
+}
+
 /** Registered by the worker through `interceptors.workflowModules`. */
-export const interceptors: WorkflowInterceptorsFactory = () => ({ inbound: [new JobLifecycleInterceptor()] });
+export const interceptors: WorkflowInterceptorsFactory = () => ({ inbound: [new JobLifecycleInterceptor()], outbound: [new JobOutboundInterceptor()] });

@@ -1,4 +1,6 @@
 import { CancellationScope, log } from '@temporalio/workflow';
+import { jobMetrics } from '../shared/job-metrics';
+import { countJob, currentJobType } from './job-metrics';
 import type { JobState } from './job-state';
 
 /**
@@ -38,5 +40,7 @@ export class Saga {
     this.state.compensation.status = 'done';
     this.undos.length = 0;
     log.info('job:compensated', { undone: this.state.compensation.undone });
+    const jobType = currentJobType();
+    if (jobType) countJob(jobMetrics.compensated, jobType);
   }
 }

@@ -12,17 +12,18 @@ interface Service {
   ports?: string[];
   volumes?: string[];
   environment?: Record<string, string>;
-  depends_on?: Record<string, { condition: string }>;
+  depends_on?: Record<string, { condition: string }> | string[];
   command?: string | string[];
   profiles?: string[];
+  expose?: string[];
 }
 
 const compose = parse(readFileSync(path.join(repoRoot, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service>; volumes: Record<string, unknown> };
 const services = compose.services;
 
 describe('docker-compose.yml', () => {
-  it('has PostgreSQL, schema setup, the Temporal server, namespace creation, the UI, the codec server and the worker', () => {
-    assert.deepEqual(Object.keys(services).sort(), ['codec-server', 'postgresql', 'temporal', 'temporal-admin-tools', 'temporal-create-namespace', 'temporal-ui', 'worker']);
+  it('has PostgreSQL, schema setup, the Temporal server, namespace creation, the UI, the codec server, the worker, Prometheus and Grafana', () => {
+    assert.deepEqual(Object.keys(services).sort(), ['codec-server', 'grafana', 'postgresql', 'prometheus', 'temporal', 'temporal-admin-tools', 'temporal-create-namespace', 'temporal-ui', 'worker']);
     assert.match(services.postgresql!.image!, /^postgres:/);
     assert.match(services.temporal!.image!, /^temporalio\/server:/);
     assert.match(services['temporal-ui']!.image!, /^temporalio\/ui:/);
@@ -35,10 +36,11 @@ describe('docker-compose.yml', () => {
   });
 
   it('starts things in order: database healthy → schema set up → server healthy → namespace → worker', () => {
-    assert.equal(services['temporal-admin-tools']!.depends_on!.postgresql!.condition, 'service_healthy');
-    assert.equal(services.temporal!.depends_on!['temporal-admin-tools']!.condition, 'service_completed_successfully');
-    assert.equal(services['temporal-create-namespace']!.depends_on!.temporal!.condition, 'service_healthy');
-    assert.equal(services.worker!.depends_on!['temporal-create-namespace']!.condition, 'service_completed_successfully');
+    const condition = (service: string, on: string) => (services[service]!.depends_on as Record<string, { condition: string }>)[on]!.condition;
+    assert.equal(condition('temporal-admin-tools', 'postgresql'), 'service_healthy');
+    assert.equal(condition('temporal', 'temporal-admin-tools'), 'service_completed_successfully');
+    assert.equal(condition('temporal-create-namespace', 'temporal'), 'service_healthy');
+    assert.equal(condition('worker', 'temporal-create-namespace'), 'service_completed_successfully');
   });
 
   it('points the worker and the UI at the Temporal service', () => {
@@ -64,7 +66,7 @@ describe('docker-compose.yml', () => {
         else if (!source.startsWith('/')) assert.ok(source in compose.volumes, `${name}: volume ${source} is declared`);
       }
       if (typeof service.command === 'string' && service.command.startsWith('/scripts/')) {
-        const script = path.join(repoRoot, 'deploy/temporal/scripts', path.basename(service.command as string));
+        const script = path.join(repoRoot, 'deploy/temporal/scripts', path.basename(service.command));
         assert.ok(statSync(script).mode & 0o111, `${name}: ${script} is executable`);
       }
     }
@@ -77,5 +79,31 @@ describe('docker-compose.yml', () => {
     }
     const cmd = /^CMD \["node", "dist\/(.+)\.js"\]/m.exec(text);
     assert.ok(cmd && existsSync(path.join(repoRoot, 'src', `${cmd[1]}.ts`)), 'the CMD runs a compiled entry point of src/');
+  });
+
+  it('runs Prometheus scraping the worker\'s metrics port, and Grafana with the Prometheus data source and the dashboard provisioned', () => {
+    const port = services.worker!.environment!.METRICS_PORT;
+    assert.equal(port, '9464');
+    assert.deepEqual(services.worker!.expose, [port]);
+    assert.deepEqual(services.prometheus!.ports, ['9090:9090']);
+    assert.deepEqual(services.grafana!.ports, ['3000:3000']);
+
+    const mounted = (service: string, target: string) => {
+      const volume = services[service]!.volumes!.find((v) => v.split(':')[1] === target);
+      assert.ok(volume, `${service} mounts ${target}`);
+      return path.join(repoRoot, volume.split(':')[0]!);
+    };
+    const prometheus = parse(readFileSync(mounted('prometheus', '/etc/prometheus/prometheus.yml'), 'utf8')) as { scrape_configs: { dns_sd_configs: { names: string[]; port: number }[] }[] };
+    assert.deepEqual(prometheus.scrape_configs[0]!.dns_sd_configs[0], { names: ['worker'], type: 'A', port: Number(port) });
+
+    const provisioning = mounted('grafana', '/etc/grafana/provisioning');
+    const datasources = parse(readFileSync(path.join(provisioning, 'datasources/prometheus.yml'), 'utf8')) as { datasources: { uid: string; url: string }[] };
+    assert.deepEqual(datasources.datasources.map((d) => [d.uid, d.url]), [['prometheus', 'http://prometheus:9090']]);
+    const providers = parse(readFileSync(path.join(provisioning, 'dashboards/durable-jobs.yml'), 'utf8')) as { providers: { options: { path: string } }[] };
+    const dashboards = providers.providers[0]!.options.path;
+    assert.equal(dashboards, '/etc/grafana/dashboards');
+    const dashboard = JSON.parse(readFileSync(path.join(mounted('grafana', dashboards), 'durable-jobs.json'), 'utf8')) as { panels: { datasource: { uid: string } }[] };
+    assert.ok(dashboard.panels.length > 0);
+    for (const panel of dashboard.panels) assert.equal(panel.datasource.uid, 'prometheus', 'every panel reads the provisioned data source');
   });
 });

@@ -64,6 +64,9 @@ export async function startWorkerProcess(env: WorkerEnv): Promise<Started> {
       OUTBOX_DIR: undefined,
       SMTP_URL: undefined,
       LOG_LEVEL: 'info',
+      // Never the default 9464: other workers on this machine may serve it.
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: String(await freePort()),
       ...env.extra,
     },
     repoRoot,

@@ -40,6 +40,9 @@ describe('npm start against a real Temporal dev server', function () {
       DEV_SERVER_PORT: String(grpcPort),
       DEV_SERVER_UI_PORT: String(uiPort),
       TEMPORAL_TASK_QUEUE: uniqueId('it'),
+      // Never the default 9464: other workers on this machine may serve it.
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: String(await freePort()),
     };
   });
 
@@ -61,6 +64,8 @@ describe('npm start against a real Temporal dev server', function () {
     const running = await start();
     assert.match(running.output(), new RegExp(`Web UI: +http://127.0.0.1:${uiPort}`));
     assert.ok(await isListening(uiPort), 'the Web UI answers');
+    assert.match(running.output(), new RegExp(`Metrics: +http://127.0.0.1:${env.METRICS_PORT}/metrics`));
+    assert.match(await (await fetch(`http://127.0.0.1:${env.METRICS_PORT}/metrics`)).text(), /^temporal_/m, 'the worker serves metrics');
 
     const id = uniqueId('it-job');
     const enqueued = await ctl('enqueue', 'send-email', payload, '--id', id);
@@ -129,7 +134,7 @@ describe('npm start against a real Temporal dev server', function () {
 
   it('refuses to start a second dev server on ports in use, and with TEMPORAL_ADDRESS set starts only a worker', async () => {
     await start();
-    const clash = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], env, repoRoot);
+    const clash = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], { ...env, METRICS_PORT: String(await freePort()) }, repoRoot);
     assert.equal(await clash.exited, 1);
     assert.match(clash.output(), new RegExp(`127.0.0.1:${grpcPort} is already in use .*DEV_SERVER_PORT.*TEMPORAL_ADDRESS`));
 
@@ -139,6 +144,7 @@ describe('npm start against a real Temporal dev server', function () {
       TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}`,
       TEMPORAL_TASK_QUEUE: taskQueue,
       DEV_SERVER_PORT: String(await freePort()),
+      METRICS_PORT: String(await freePort()),
     }, repoRoot);
     try {
       await workerOnly.waitFor('Stop: ');

@@ -37,6 +37,9 @@ describe('npm start under repeated and fatal signals', function () {
       TEMPORAL_TASK_QUEUE: uniqueId('signals'),
       SMTP_URL: smtp.url,
       SHUTDOWN_GRACE_TIME: '10m',
+      // Never the default 9464: other workers on this machine may serve it.
+      METRICS_HOST: '127.0.0.1',
+      METRICS_PORT: String(await freePort()),
     };
   });
   after(async () => {

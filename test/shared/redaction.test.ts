@@ -58,7 +58,8 @@ describe('secret redaction', () => {
     ];
     for (const c of cases) {
       it(`names the setting and hides the secret: ${c.name}`, async () => {
-        const env = { ...process.env, DATA_DIR: dataDir, TEMPORAL_ADDRESS: undefined, ...c.env };
+        // METRICS=false: a metrics port taken by another worker on this machine would be the error instead.
+        const env = { ...process.env, DATA_DIR: dataDir, TEMPORAL_ADDRESS: undefined, METRICS: 'false', ...c.env };
         const ran = await runCommand(process.execPath, c.cmd, env, repoRoot);
         const output = ran.stdout + ran.stderr;
         assert.notEqual(ran.code, 0, output);

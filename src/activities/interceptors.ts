@@ -1,0 +1,121 @@
+// Activity interceptors: the cross-cutting part of every attempt — the job's ID and type on each
+// log line, failed-attempt and attempts metrics, and the diagnosis of an attempt whose worker
+// stopped answering — in one place instead of in each activity.
+import type { Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptors, Next } from '@temporalio/worker';
+import { definitionForWorkflowType } from '../jobs/registry';
+import { ErrorType } from '../shared/errors';
+import { jobMetrics, stallErrorType, type JobMetric, type StallReason } from '../shared/job-metrics';
+import { stallReason } from '../shared/stall';
+
+/** How long an attempt waits, at most, to learn how its predecessor ended before it gets on with its work. */
+const diagnosisTimeoutMs = 2000;
+
+/** Registered by the worker through `interceptors.activity`. */
+export function jobActivityInterceptors(ctx: Context): ActivityInterceptors {
+  const jobType = definitionForWorkflowType(ctx.info.workflowType ?? '')?.type;
+  if (!jobType) return {};
+  let previousAttempt: StallReason | undefined;
+  const inbound: ActivityInboundCallsInterceptor = {
+    async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
+      const { attempt } = ctx.info;
+      if (attempt > 1) {
+        previousAttempt = await previousStall(ctx);
+        if (previousAttempt) {
+          ctx.log.warn('job:stalled', { stall: previousAttempt, stalledAttempt: attempt - 1 });
+          count(ctx, jobMetrics.stalled, jobType, { reason: previousAttempt });
+          count(ctx, jobMetrics.attemptFailed, jobType, { error_type: stallErrorType(previousAttempt) });
+        }
+      }
+      try {
+        const result = await next(input);
+        recordAttempts(ctx, jobType, 'completed');
+        return result;
+      } catch (err) {
+        // A shutdown is not the attempt's failure: it is reported as such, and the next attempt
+        // counts it as a stall (as it does timeouts, which this worker never sees).
+        if (isWorkerShutdown(ctx)) throw workerShutdownFailure(attempt, err);
+        // A cancelled job's attempt is not a failure either.
+        if (!(err instanceof CancelledFailure)) {
+          count(ctx, jobMetrics.attemptFailed, jobType, { error_type: errorTypeOf(err) });
+          if (isLastAttempt(ctx, err)) recordAttempts(ctx, jobType, 'failed');
+        }
+        throw err;
+      }
+    },
+  };
+  return {
+    inbound,
+    outbound: {
+      getLogAttributes: (attributes, next) => {
+        const { workflowExecution } = ctx.info;
+        const job = { jobId: workflowExecution?.workflowId, jobType, runId: workflowExecution?.runId };
+        return next(previousAttempt ? { ...job, previousAttempt, ...attributes } : { ...job, ...attributes });
+      },
+    },
+  };
+}
+
+/**
+ * How the previous attempt ended, when it ended because its worker stopped answering: the pending
+ * activity's last failure, read from the workflow's description. Diagnosis only, so a slow or
+ * failed lookup never holds up or fails the attempt.
+ */
+async function previousStall(ctx: Context): Promise<StallReason | undefined> {
+  const execution = ctx.info.workflowExecution;
+  if (!execution) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const describe = ctx.client.workflow.getHandle(execution.workflowId, execution.runId).describe();
+    const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), diagnosisTimeoutMs)));
+    const description = await Promise.race([describe, timeout]);
+    describe.catch(() => undefined);
+    const pending = description?.raw.pendingActivities?.find((a) => a.activityId === ctx.info.activityId);
+    return stallReason(pending?.lastFailure);
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function count(ctx: Context, metric: JobMetric, jobType: string, tags: Record<string, string>): void {
+  ctx.metricMeter.createCounter(metric.name, metric.unit, metric.description).add(1, { job_type: jobType, ...tags });
+}
+
+function recordAttempts(ctx: Context, jobType: string, outcome: 'completed' | 'failed'): void {
+  const { name, unit, description } = jobMetrics.attempts;
+  ctx.metricMeter.createHistogram(name, 'int', unit, description).record(ctx.info.attempt, { job_type: jobType, outcome });
+}
+
+function errorTypeOf(err: unknown): string {
+  if (err instanceof ApplicationFailure && err.type) return err.type;
+  return err instanceof Error ? err.name : 'unknown';
+}
+
+/** Whether Temporal will not retry after this failure: non-retryable, or the policy's last attempt. */
+function isLastAttempt(ctx: Context, err: unknown): boolean {
+  const policy = ctx.info.retryPolicy;
+  if (err instanceof ApplicationFailure && (err.nonRetryable || (err.type && policy?.nonRetryableErrorTypes?.includes(err.type)))) return true;
+  return policy?.maximumAttempts !== undefined && policy.maximumAttempts > 0 && ctx.info.attempt >= policy.maximumAttempts;
+}
+
+/** Whether the SDK cancelled this attempt because the worker is stopping and its grace time ran out. */
+function isWorkerShutdown(ctx: Context): boolean {
+  const reason: unknown = ctx.cancellationSignal.aborted ? ctx.cancellationSignal.reason : undefined;
+  return reason instanceof CancelledFailure && reason.message === 'WORKER_SHUTDOWN';
+}
+
+/**
+ * The failure a shutdown leaves in the history: a retryable `jobs:worker-shutdown`, so that the
+ * next attempt, `jobctl status` and the Web UI name the cause instead of a bare cancellation.
+ */
+function workerShutdownFailure(attempt: number, err: unknown): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: ErrorType.WorkerShutdown,
+    message: `the worker shut down before attempt ${attempt} finished (its shutdown grace time ran out); another worker retries it`,
+    cause: err instanceof Error ? err : undefined,
+    nonRetryable: false,
+  });
+}

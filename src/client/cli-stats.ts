@@ -1,0 +1,25 @@
+// `jobctl stats`: how much work there is per job type, and whether the workers keep up.
+import type { Command } from 'commander';
+import { withClient } from './cli-support';
+import { formatTable } from './format';
+import { jobStats, type JobStats } from './job-stats';
+
+/** Adds `stats [--json]` to jobctl. */
+export function addStatsCommand(program: Command): void {
+  program
+    .command('stats')
+    .description('Count jobs per type (backlog, running, completed, failed, dead-lettered) and the task queue backlog')
+    .option('--json', 'print as JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const stats = await withClient((client) => jobStats(client));
+      console.log(opts.json ? JSON.stringify(stats, null, 2) : formatStats(stats));
+    });
+}
+
+/** The table, then one line per side of the task queue. */
+export function formatStats(stats: JobStats): string {
+  const rows = stats.types.map((t) => ({ ...t, 'dead-lettered': t.deadLettered }));
+  const table = formatTable(rows, ['type', 'backlog', 'running', 'completed', 'failed', 'dead-lettered']);
+  const queue = stats.queue.map((q) => `  ${q.queueType} tasks waiting: ${q.count}${q.count > 0 ? ` (oldest ${q.ageSeconds.toFixed(1)}s)` : ''}`);
+  return [table, '', `task queue ${stats.taskQueue}:`, ...queue].join('\n');
+}

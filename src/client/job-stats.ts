@@ -1,0 +1,60 @@
+import { jobTypes, type JobType } from '../jobs/registry';
+import type { JobClient } from './job-client';
+import { taskQueueBacklog, type QueueBacklog } from './task-queue-stats';
+
+/** One job type's line of `jobctl stats`. */
+export interface JobTypeStats {
+  type: JobType;
+  /** Jobs enqueued with a delay that has not passed yet: waiting to start. */
+  backlog: number;
+  /** Jobs due or in progress (including those waiting out a retry delay). */
+  running: number;
+  /** Runs completed, within the namespace's retention. */
+  completed: number;
+  /** Runs failed, within the namespace's retention (a redriven job's failed run still counts). */
+  failed: number;
+  /** Entries waiting in the type's dead-letter queue. */
+  deadLettered: number;
+}
+
+/** What `jobctl stats` prints. */
+export interface JobStats {
+  /** When the counts were read (ISO 8601). */
+  at: string;
+  taskQueue: string;
+  types: JobTypeStats[];
+  /** Tasks due but not yet picked up by a worker, per side of the task queue. */
+  queue: QueueBacklog[];
+}
+
+/**
+ * Counts jobs per type: backlog, running, completed and failed from Temporal's visibility store
+ * (eventually consistent: a second or so behind), dead-lettered from the dead-letter queues, and
+ * the task queue's own backlog. Only jobs on the client's task queue are counted.
+ */
+export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise<JobStats> {
+  const client = jobs.temporal;
+  const count = async (query: string) => (await client.workflow.count(query)).count;
+  const [types, deadLetters, queue] = await Promise.all([
+    Promise.all(
+      jobTypes.map(async (type) => {
+        const base = `JobType = '${type}' AND TaskQueue = '${jobs.taskQueue.replace(/'/g, "\\'")}'`;
+        const [open, backlog, completed, failed] = await Promise.all([
+          count(`${base} AND ExecutionStatus = 'Running'`),
+          count(`${base} AND ExecutionStatus = 'Running' AND ExecutionTime > '${now.toISOString()}'`),
+          count(`${base} AND ExecutionStatus = 'Completed'`),
+          count(`${base} AND ExecutionStatus = 'Failed'`),
+        ]);
+        return { type, backlog, running: Math.max(0, open - backlog), completed, failed };
+      }),
+    ),
+    jobs.deadLetters.counts(),
+    taskQueueBacklog(client, jobs.taskQueue),
+  ]);
+  return {
+    at: now.toISOString(),
+    taskQueue: jobs.taskQueue,
+    types: types.map((t) => ({ ...t, deadLettered: deadLetters[t.type]['dead-lettered'] })),
+    queue,
+  };
+}

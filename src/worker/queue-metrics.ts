@@ -1,0 +1,68 @@
+import type { Client } from '@temporalio/client';
+import { msToNumber } from '@temporalio/common/lib/time';
+import { Runtime } from '@temporalio/worker';
+import type pino from 'pino';
+import { DeadLetterQueue } from '../client/dead-letters';
+import { taskQueueBacklog } from '../client/task-queue-stats';
+import { jobTypes } from '../jobs/registry';
+import { jobMetrics, type JobMetric } from '../shared/job-metrics';
+import { describe } from '../shared/errors';
+import type { Config } from '../shared/config';
+
+/** Stops a {@link startQueueSampler}. */
+export type StopSampler = () => Promise<void>;
+
+/**
+ * Samples the task queue's backlog (count and age, workflow and activity sides) and each job type's
+ * dead-letter queue size on an interval, into gauges. One sample is taken at once, so the gauges
+ * exist from the first scrape. A failed sample is logged (once per run of failures) and retried at
+ * the next tick; it never stops the worker.
+ */
+export function startQueueSampler(client: Client, config: Pick<Config, 'taskQueue' | 'metricsSampleInterval'>, taskQueues: readonly string[], logger: pino.Logger): StopSampler {
+  const meter = Runtime.instance().metricMeter;
+  const gauge = (m: JobMetric) => meter.createGauge(m.name, 'float', m.unit, m.description);
+  const backlog = gauge(jobMetrics.backlog);
+  const backlogAge = gauge(jobMetrics.backlogAge);
+  const dlqSize = gauge(jobMetrics.deadLetterSize);
+  const dlq = new DeadLetterQueue(client, config.taskQueue);
+  let failing = false;
+  let inFlight: Promise<void> | undefined;
+  let stopped = false;
+  // One controller per sample: the calls' abort listeners go with it, instead of piling up on one signal.
+  let current: AbortController | undefined;
+
+  const sample = async () => {
+    const controller = (current = new AbortController());
+    try {
+      const [queues, counts] = await client.withAbortSignal(controller.signal, () =>
+        Promise.all([Promise.all(taskQueues.map(async (q) => ({ q, sides: await taskQueueBacklog(client, q) }))), dlq.counts()]),
+      );
+      for (const { q, sides } of queues) {
+        for (const side of sides) {
+          backlog.set(side.count, { task_queue: q, queue_type: side.queueType });
+          backlogAge.set(side.ageSeconds, { task_queue: q, queue_type: side.queueType });
+        }
+      }
+      for (const type of jobTypes) dlqSize.set(counts[type]['dead-lettered'], { task_queue: config.taskQueue, job_type: type });
+      if (failing) logger.info('metrics:sampling-resumed');
+      failing = false;
+    } catch (err) {
+      if (stopped) return;
+      if (!failing) logger.warn({ error: describe(err) }, 'metrics:sampling-failed');
+      failing = true;
+    }
+  };
+  const tick = () => {
+    inFlight ??= sample().finally(() => (inFlight = undefined));
+  };
+  tick();
+  const timer = setInterval(tick, msToNumber(config.metricsSampleInterval as Parameters<typeof msToNumber>[0]));
+  timer.unref();
+  // The worker closes the client's connection next: a sample still in flight must end first.
+  return async () => {
+    clearInterval(timer);
+    stopped = true;
+    current?.abort();
+    await inFlight;
+  };
+}
