@@ -3,6 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { chmod, chown, mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { run } from '../provision/routes';
 import { ClusterSetupError } from '../shared/errors';
 
@@ -126,4 +127,18 @@ export function existingPostgres(adminUrl: string): PostgresServer {
       return u.toString();
     },
   };
+}
+
+/** Creates database `name` on `server` unless it exists (e.g. the jobs ledger beside Temporal's). */
+export async function ensureDatabase(server: PostgresServer, name: string): Promise<string> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new ClusterSetupError(`database name ${JSON.stringify(name)} must be lower-case letters, digits and underscores`);
+  const client = new pg.Client({ connectionString: server.url('postgres') });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return server.url(name);
 }
