@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { isListening } from '../shared/net';
+import { onParentDeath } from './reaper';
 
 /** A process of the native cluster: its output goes to a log file, and it dies with us. */
 export interface ClusterChild {
@@ -31,7 +32,11 @@ export function spawnLogged(name: string, cmd: string, args: string[], env: Node
   // A cluster left behind by a crashed test run would hold ports and the database.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
-  void exited.then(() => process.removeListener('exit', killOnExit));
+  const cancelReaper = child.pid === undefined ? () => {} : onParentDeath(`kill -9 ${child.pid}`, child.pid);
+  void exited.then(() => {
+    process.removeListener('exit', killOnExit);
+    cancelReaper();
+  });
   const gone = () => child.exitCode !== null || child.signalCode !== null;
   const stop = async (graceMs = 10_000) => {
     if (gone()) return;

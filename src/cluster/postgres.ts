@@ -6,6 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { run } from '../provision/routes';
 import { ClusterSetupError } from '../shared/errors';
+import { onParentDeath } from './reaper';
 
 /** Where the cluster's PostgreSQL is and how to log in; both Temporal and the jobs ledger use it. */
 export interface PostgresServer {
@@ -96,6 +97,8 @@ export async function startLocalPostgres(dataDir: string, port: number, binDir =
     }
   };
   process.once('exit', stopOnExit);
+  const [stopCmd, stopArgs] = user.wrap(bin('pg_ctl'), ['stop', '-m', 'immediate', '-D', dataDir]);
+  const cancelReaper = onParentDeath([stopCmd, ...stopArgs].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ') + ' >/dev/null 2>&1');
   return {
     host: '127.0.0.1',
     port,
@@ -110,6 +113,7 @@ export async function startLocalPostgres(dataDir: string, port: number, binDir =
     },
     stop: async () => {
       process.removeListener('exit', stopOnExit);
+      cancelReaper();
       await stopWith('fast');
     },
   };

@@ -29,7 +29,10 @@ export async function startWorkerProcess(name: string, address: string, env: Nod
   let current: ClusterChild | undefined;
   const start = async () => {
     const before = (await readFile(logFile, 'utf8').catch(() => '')).length;
-    current = spawnLogged(name, process.execPath, [main], { ...process.env, ...env, TEMPORAL_ADDRESS: address }, logFile, repoRoot);
+    const merged = { ...process.env, ...env };
+    // Readiness is read from the `worker:started` line, which is logged at info.
+    const level = merged.LOG_LEVEL === 'trace' || merged.LOG_LEVEL === 'debug' ? merged.LOG_LEVEL : 'info';
+    current = spawnLogged(name, process.execPath, [main], { ...merged, LOG_LEVEL: level, TEMPORAL_ADDRESS: address }, logFile, repoRoot);
     let exit: number | string | undefined;
     void current.exited.then((code) => (exit = code));
     const deadline = Date.now() + readyTimeoutMs;

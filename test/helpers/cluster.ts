@@ -59,7 +59,7 @@ export async function startClusterTestEnv(options: { nodes?: number } = {}): Pro
           TEMPORAL_NAMESPACE: cluster.namespace,
           OUTBOX_DIR: path.join(tmpDir, 'outbox'),
           REPORTS_DIR: path.join(tmpDir, 'reports'),
-          LOG_LEVEL: 'warn',
+          LOG_LEVEL: 'info',
           SHUTDOWN_GRACE_TIME: '5s',
           ...env,
         };
