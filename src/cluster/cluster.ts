@@ -18,12 +18,16 @@ export interface ClusterOptions {
   nodes?: number;
   /** Node `i`'s (0-based) loopback address. @defaultValue `127.0.0.${i + 2}` */
   nodeIp?: (i: number) => string;
+  /** The network namespace node `i` runs in (`ip netns exec`), if any; its ports are then not probed. @defaultValue none */
+  nodeNetns?: (i: number) => string | undefined;
   /** `default`: the server image's ports (7233, 6933, …) on each node's address; `free`: ports free right now. @defaultValue 'default' */
   ports?: 'default' | 'free';
   /** An existing server's admin URL (`postgres://user:pass@host:port/db`); unset: our own server in `<dir>/pg`. @defaultValue unset */
   postgresUrl?: string;
   /** Port of our own PostgreSQL server on 127.0.0.1. @defaultValue 55432 */
   postgresPort?: number;
+  /** Addresses our own PostgreSQL listens on (the first is the one the nodes use), and extra networks it lets in. @defaultValue `{ listen: ['127.0.0.1'] }` */
+  postgresNetwork?: { listen: string[]; allow?: string[] };
   /** Temporal's databases. @defaultValue `{ main: 'temporal_cluster', visibility: 'temporal_cluster_visibility' }` */
   databases?: TemporalDatabases;
   /** @defaultValue 'default' */
@@ -83,7 +87,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     if (options.postgresUrl) {
       postgres = existingPostgres(options.postgresUrl);
     } else {
-      localPostgres = await startLocalPostgres(path.join(path.resolve(options.dir), 'pg'), options.postgresPort ?? 55432);
+      localPostgres = await startLocalPostgres(path.join(path.resolve(options.dir), 'pg'), options.postgresPort ?? 55432, options.postgresNetwork ?? {});
       started.push(localPostgres);
       postgres = localPostgres;
       log(`PostgreSQL: our own server on ${postgres.host}:${postgres.port} (${localPostgres.dataDir})`, 'info');
@@ -96,7 +100,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const nodes: ServerNode[] = [];
     for (let i = 0; i < (options.nodes ?? 2); i++) {
       const ip = options.nodeIp?.(i) ?? `127.0.0.${i + 2}`;
-      const spec: NodeSpec = { name: `node-${i + 1}`, ip, ports: options.ports === 'free' ? await freeNodePorts(ip) : defaultNodePorts };
+      const netns = options.nodeNetns?.(i);
+      // A fresh namespace has every port free; its addresses cannot be probed from here.
+      const ports = options.ports === 'free' ? await freeNodePorts(netns ? '127.0.0.1' : ip) : defaultNodePorts;
+      const spec: NodeSpec = { name: `node-${i + 1}`, ip, ports, netns };
       // One at a time: the first node writes the cluster metadata the others then read.
       const node = await startServerNode(spec, { server: server.value.server, postgres, databases, logDir, logLevel: options.logLevel });
       started.push(node);

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, chown, mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, chown, mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -63,11 +63,24 @@ function asServerUser(): { wrap: (cmd: string, args: string[]) => [string, strin
   return { wrap: (cmd, args) => ['runuser', ['-u', 'postgres', '--', cmd, ...args]], uid, gid };
 }
 
+/** Options of {@link startLocalPostgres}. */
+export interface LocalPostgresOptions {
+  /** Addresses it listens on; the first is the one clients are told. @defaultValue ['127.0.0.1'] */
+  listen?: string[];
+  /** Extra client networks (CIDR) allowed to log in with the password, e.g. a network namespace's link. @defaultValue none (loopback only) */
+  allow?: string[];
+  /** PostgreSQL's `bin` folder. @defaultValue {@link findPostgresBinaries} */
+  binDir?: string;
+}
+
 /**
  * Creates (first time) and starts a PostgreSQL server in `dataDir`, listening on 127.0.0.1:`port`
- * only, with password login for `postgres`/`postgres`. Restarting it affects nobody else.
+ * (or `options.listen`), with password login for `postgres`/`postgres`. Restarting it affects
+ * nobody else.
  */
-export async function startLocalPostgres(dataDir: string, port: number, binDir = findPostgresBinaries()): Promise<LocalPostgres> {
+export async function startLocalPostgres(dataDir: string, port: number, options: LocalPostgresOptions = {}): Promise<LocalPostgres> {
+  const binDir = options.binDir ?? findPostgresBinaries();
+  const listen = options.listen ?? ['127.0.0.1'];
   const user = asServerUser();
   const bin = (name: string) => path.join(binDir, name);
   const exec = (name: string, args: string[]) => run(...user.wrap(bin(name), args));
@@ -83,9 +96,10 @@ export async function startLocalPostgres(dataDir: string, port: number, binDir =
       await chown(pwfile, user.uid, user.gid!);
     }
     await exec('initdb', ['-D', dataDir, '-U', 'postgres', '--pwfile', pwfile, '--auth', 'scram-sha-256', '-E', 'UTF8', '--no-instructions']);
+    if (options.allow?.length) await appendFile(path.join(dataDir, 'pg_hba.conf'), options.allow.map((net) => `host all all ${net} scram-sha-256\n`).join(''));
   }
   const start = () =>
-    exec('pg_ctl', ['start', '-w', '-t', '60', '-D', dataDir, '-l', path.join(dataDir, 'server.log'), '-o', `-p ${port} -k ${dataDir} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off`]);
+    exec('pg_ctl', ['start', '-w', '-t', '60', '-D', dataDir, '-l', path.join(dataDir, 'server.log'), '-o', `-p ${port} -k ${dataDir} -c listen_addresses=${listen.join(',')} -c max_connections=300 -c fsync=off`]);
   const stopWith = (mode: 'fast' | 'immediate') => exec('pg_ctl', ['stop', '-w', '-t', '60', '-m', mode, '-D', dataDir]).then(() => {});
   await start();
   // A run that dies without stopping the cluster must not leave a server behind.
@@ -100,12 +114,12 @@ export async function startLocalPostgres(dataDir: string, port: number, binDir =
   const [stopCmd, stopArgs] = user.wrap(bin('pg_ctl'), ['stop', '-m', 'immediate', '-D', dataDir]);
   const cancelReaper = onParentDeath([stopCmd, ...stopArgs].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ') + ' >/dev/null 2>&1');
   return {
-    host: '127.0.0.1',
+    host: listen[0]!,
     port,
     user: 'postgres',
     password,
     dataDir,
-    url: (database) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`,
+    url: (database) => `postgres://postgres:${password}@${listen[0]!}:${port}/${database}`,
     restart: async (downMs = 3000) => {
       await stopWith('immediate');
       await new Promise((r) => setTimeout(r, downMs));

@@ -37,6 +37,8 @@ export interface NodeSpec {
   /** Its loopback address, e.g. `127.0.0.2`; every node has its own, so their ports may repeat. */
   ip: string;
   ports: NodePorts;
+  /** The network namespace it runs in (`ip netns exec <netns>`), e.g. to cut its network in a test. @defaultValue none */
+  netns?: string;
 }
 
 /** A Temporal server process of the cluster, running frontend, history, matching and worker. */
@@ -108,7 +110,9 @@ export async function startServerNode(spec: NodeSpec, shared: NodeSharedOptions)
   const args = ['--root', deployDir, '--config', 'config', '--env', 'docker', '--allow-no-auth', 'start'];
   let current: ClusterChild | undefined;
   const start = async () => {
-    current = spawnLogged(spec.name, shared.server, args, env, logFile);
+    current = spec.netns
+      ? spawnLogged(spec.name, 'ip', ['netns', 'exec', spec.netns, shared.server, ...args], env, logFile)
+      : spawnLogged(spec.name, shared.server, args, env, logFile);
     await waitForPort(current, spec.ip, spec.ports.frontend, shared.readyTimeoutMs ?? 120_000, logFile);
     await waitUntilServing(current, address, shared.readyTimeoutMs ?? 120_000, logFile);
   };

@@ -94,8 +94,11 @@ describe('native Temporal cluster on PostgreSQL, under faults', function () {
       await jobs.temporal.workflow.getHandle(id).result();
       const recoverySeconds = Math.round((Date.now() - killedAt) / 1000);
       assert.equal(smtp.delivered.get(`<${id}@durable-jobs>`), 1, 'delivered once');
-      assert.equal((await jobs.get(id)).attempts, 2, 'the second attempt ran on the other worker');
-      console.log(`      [worker SIGKILL, held email] completed on the other worker ${recoverySeconds}s after the kill (start-to-close 30s), delivered once`);
+      // Usually 2; a retry handed to the dead worker's last poll before the server noticed it is lost
+      // the same way, and the next start-to-close timeout brings a third.
+      const { attempts } = await jobs.get(id);
+      assert.ok(attempts >= 2, `a later attempt ran on the other worker (attempts ${attempts})`);
+      console.log(`      [worker SIGKILL, held email] completed on the other worker ${recoverySeconds}s after the kill (start-to-close 30s), attempts=${attempts}, delivered once`);
       await second!.kill();
     } finally {
       await first!.kill();

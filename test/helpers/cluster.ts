@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { JobClient } from '../../src/client/job-client';
-import { startCluster, type Cluster } from '../../src/cluster/cluster';
+import { startCluster, type Cluster, type ClusterOptions } from '../../src/cluster/cluster';
 import { freePortOn } from '../../src/cluster/ports';
 import { ensureDatabase } from '../../src/cluster/postgres';
 import { startWorkerProcess, type WorkerProcess } from '../../src/cluster/workers';
@@ -28,17 +28,18 @@ export interface ClusterTestEnv {
 }
 
 /** Boots the cluster (provisioning the binaries if the cache is cold) on free ports. */
-export async function startClusterTestEnv(options: { nodes?: number } = {}): Promise<ClusterTestEnv> {
+export async function startClusterTestEnv(options: Partial<ClusterOptions> = {}): Promise<ClusterTestEnv> {
   const config = loadConfig();
   const tmpDir = await mkdtemp(path.join(os.tmpdir(), 'cluster-test-'));
   const cluster = await startCluster({
     dir: tmpDir,
-    nodes: options.nodes ?? 2,
+    nodes: 2,
     ports: 'free',
     postgresPort: await freePortOn('127.0.0.1'),
     uiPort: false,
     cacheDir: config.cacheDir,
     temporalCliPath: config.temporalCliPath,
+    ...options,
   });
   const workers: WorkerProcess[] = [];
   let connection: Connection | undefined;
