@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -82,6 +82,7 @@ export async function startClusterTestEnv(options: Partial<ClusterOptions> = {})
         await connection?.close();
         await db?.destroy();
         await cluster.stop();
+        await rm(tmpDir, { recursive: true, force: true });
       },
     };
   } catch (err) {
