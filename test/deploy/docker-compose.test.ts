@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { versions } from '../../src/provision/versions';
 import { repoRoot } from '../helpers/env';
 
 // No Docker engine runs here, so this checks the file's structure: services, ports, dependencies,
@@ -66,5 +67,20 @@ describe('docker-compose.yml', () => {
     }
     const cmd = /^CMD \["node", "dist\/(.+)\.js"\]/m.exec(text);
     assert.ok(cmd && existsSync(path.join(repoRoot, 'src', `${cmd[1]}.ts`)), 'the CMD runs a compiled entry point of src/');
+  });
+
+  it('runs the server on the config template, dynamic config and scripts that npm run cluster boots natively', () => {
+    const temporal = services.temporal!;
+    assert.ok(temporal.volumes!.includes('./deploy/temporal/config/docker.yaml:/etc/temporal/config/docker.yaml:ro'));
+    assert.ok(temporal.volumes!.includes('./deploy/temporal/dynamicconfig:/etc/temporal/config/dynamicconfig:ro'));
+    assert.match(temporal.command!, /--config config --env docker/);
+    assert.match(readFileSync(path.join(repoRoot, 'deploy/temporal/config/docker.yaml'), 'utf8').slice(0, 1024), /enable-template/);
+    assert.equal(services['temporal-admin-tools']!.command, '/scripts/setup-postgres.sh');
+  });
+
+  it('pins the same server and UI versions as src/provision/versions.ts', () => {
+    assert.match(services.temporal!.image!, new RegExp(`:-${versions.temporalServer.replace(/\./g, '\\.')}}$`));
+    assert.match(services['temporal-admin-tools']!.image!, new RegExp(`:-${versions.temporalServer.replace(/\./g, '\\.')}}$`));
+    assert.match(services['temporal-ui']!.image!, new RegExp(`:-${versions.temporalUi.replace(/\./g, '\\.')}}$`));
   });
 });
