@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { clusterMembers } from '../../src/cluster/membership';
+import { freePortOn } from '../../src/cluster/ports';
 import { run } from '../../src/provision/routes';
 import { provisionTemporalCli } from '../../src/provision/temporal-cli';
 import { loadConfig } from '../../src/shared/config';
@@ -24,7 +25,7 @@ describe('native Temporal cluster on PostgreSQL, under faults', function () {
   let source: TestSyncSource;
 
   before(async function () {
-    env = await startClusterTestEnv();
+    env = await startClusterTestEnv({ uiPort: await freePortOn('127.0.0.1') });
     smtp = await startLoadSmtpServer();
     source = await startSyncSource();
   });
@@ -63,6 +64,13 @@ describe('native Temporal cluster on PostgreSQL, under faults', function () {
     const describe = JSON.parse(await run(cli.value, ['operator', 'cluster', 'describe', '--address', env.cluster.nodes[1]!.address, '-o', 'json'])) as Record<string, unknown>;
     assert.equal(describe.serverVersion, '1.29.1');
     assert.equal(describe.persistenceStore, 'postgres12');
+  });
+
+  it('serves the cluster in the standalone Web UI server', async () => {
+    const response = await fetch(`${env.cluster.ui!.url}/api/v1/namespaces`);
+    assert.equal(response.status, 200);
+    const body = (await response.json()) as { namespaces: { namespaceInfo: { name: string } }[] };
+    assert.ok(body.namespaces.some((n) => n.namespaceInfo.name === env.cluster.namespace), JSON.stringify(body).slice(0, 200));
   });
 
   it('completes every job, none twice, when a Temporal node is killed mid-run and restarted', async () => {
