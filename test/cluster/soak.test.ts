@@ -44,7 +44,7 @@ describe(`soak: ${soakJobs} mixed jobs on the native cluster while nodes, worker
       for (let round = 0; !finished; round++) {
         await new Promise((r) => setTimeout(r, faultEvery * 1000));
         if (finished) break;
-        const at = `${load.settled()}/${soakJobs}`;
+        const at = `${load.ids.filter(Boolean).length} enqueued/${load.settled()} settled`;
         switch (round % 3) {
           case 0: {
             const node = env.cluster.nodes[1]!;
@@ -55,7 +55,7 @@ describe(`soak: ${soakJobs} mixed jobs on the native cluster while nodes, worker
             break;
           }
           case 1: {
-            const worker = workers[round % workers.length]!;
+            const worker = workers[Math.floor(round / 3) % workers.length]!;
             await worker.kill();
             await new Promise((r) => setTimeout(r, 3000));
             await worker.start();
