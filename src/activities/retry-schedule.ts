@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, TemporalFailure, type Duration } from '@temporalio/common';
-import { msToNumber } from '@temporalio/common/lib/time';
+import { msToNumber } from '../shared/sdk-internals';
 import { jobMaxAttempts, presetOf, type JobDefinition } from '../jobs/definition';
 import { ErrorType, describe } from '../shared/errors';
 import { delayAfterAttempt, type RetryShape } from '../shared/retry';

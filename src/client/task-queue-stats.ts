@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { optionalTsToMs } from '@temporalio/common/lib/time';
+import { optionalTsToMs } from '../shared/sdk-internals';
 import { temporal } from '@temporalio/proto';
 
 /** The backlog of one side of a task queue, as the server estimates it. */

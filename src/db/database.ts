@@ -33,6 +33,9 @@ export function openDatabase(url: string): Db {
     const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes, connectionTimeoutMillis: 10_000 });
     // An idle client that loses its server (a restart) must not crash the worker; the next query reconnects.
     pool.on('error', () => {});
+    // Nor may a checked-out one (e.g. mid-transaction): its query fails, the attempt is retried, and
+    // the pool drops the broken client on release.
+    pool.on('connect', (client) => client.on('error', () => {}));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '');

@@ -18,6 +18,16 @@ export const cachePaths = (cacheDir: string) => ({
   sdkDownloads: path.join(cacheDir, 'sdk-download'),
   /** The CLI as the SDK's download names it. */
   sdkDownloadedCli: path.join(cacheDir, 'sdk-download', `temporal-${sdkTag}`),
+  /** Folder of the native cluster's server build: the binaries below and `schema/` (PostgreSQL v12). */
+  temporalServerDir: path.join(cacheDir, 'temporal-server', versions.temporalServer),
+  /** The Temporal server (`go install …/cmd/server`), named as in the server image. */
+  temporalServer: path.join(cacheDir, 'temporal-server', versions.temporalServer, 'temporal-server'),
+  /** The schema tool (`go install …/cmd/tools/sql`), named as in the admin-tools image. */
+  temporalSqlTool: path.join(cacheDir, 'temporal-server', versions.temporalServer, 'temporal-sql-tool'),
+  /** The module's `schema/postgresql/v12`, copied out of the Go module cache. */
+  temporalSchema: path.join(cacheDir, 'temporal-server', versions.temporalServer, 'schema'),
+  /** Folder of the UI server build: `ui-server` and the module's `config/`. */
+  temporalUiDir: path.join(cacheDir, 'temporal-ui-server', versions.temporalUi),
   /** The test server as the SDK's download names it. */
   sdkDownloadedTestServer: path.join(cacheDir, 'sdk-download', `temporal-test-server-${sdkTag}`),
 });

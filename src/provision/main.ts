@@ -1,7 +1,9 @@
-// `npm run provision`: makes sure both Temporal binaries are in the cache, and says where they came from.
+// `npm run provision`: makes sure the Temporal binaries are in the cache — the CLI, the test server, and
+// the native cluster's server, schema tool and UI server — and says where they came from.
 import { loadConfig } from '../shared/config';
 import { describeRedacted } from '../shared/redact';
 import { provisionTemporalCli } from './temporal-cli';
+import { provisionTemporalServer, provisionTemporalUi } from './temporal-server';
 import { createTimeSkippingEnv } from './test-server';
 
 async function main(): Promise<void> {
@@ -12,6 +14,10 @@ async function main(): Promise<void> {
   const env = await createTimeSkippingEnv({ ...config, log });
   console.log(`time-skipping test server: started (via ${env.route})`);
   await env.value.teardown();
+  const server = await provisionTemporalServer({ ...config, log });
+  console.log(`Temporal server, schema tool and schema: ${server.value.server}, ${server.value.sqlTool}, ${server.value.schemaDir} (via ${server.route})`);
+  const ui = await provisionTemporalUi({ ...config, log });
+  console.log(`Temporal UI server: ${ui.value.uiServer} (via ${ui.route})`);
 }
 
 main().catch((err) => {

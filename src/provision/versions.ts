@@ -16,4 +16,18 @@ export const versions = {
   slf4jNop: { group: 'org.slf4j', artifact: 'slf4j-nop', version: '2.0.17' },
   /** Main class of the Java test server; it takes `<port>` and nothing else. */
   testServerMainClass: 'io.temporal.testserver.TestServer',
+  /**
+   * Temporal server of the native cluster (`npm run cluster`), built with `go install`. The same
+   * version as docker-compose.yml's images and the server inside the CLI above.
+   */
+  temporalServer: '1.29.1',
+  /** Go module of the Temporal server; its `cmd/server` and `cmd/tools/sql` are built, its `schema/` copied. */
+  temporalServerModule: 'go.temporal.io/server',
+  /** The server's persistence plugin and the schema folder (inside the module) that goes with it. */
+  temporalSqlPlugin: 'postgres12',
+  temporalSchemaDir: 'schema/postgresql/v12',
+  /** Temporal Web UI server of the native cluster: the same version as docker-compose.yml's UI image and the CLI's UI. */
+  temporalUi: '2.42.1',
+  /** Go module of the UI server; its `cmd/server` embeds the UI build, its `config/` is the image's config. */
+  temporalUiModule: 'github.com/temporalio/ui-server/v2',
 } as const;

@@ -15,6 +15,8 @@ export const ErrorType = {
   InvalidConfig: 'jobs:invalid-config',
   /** No route could provide a Temporal binary. */
   ProvisionFailed: 'jobs:provision-failed',
+  /** The native Temporal cluster (`npm run cluster`) could not be set up: a missing part, or a step that failed. */
+  ClusterSetup: 'jobs:cluster-setup',
   /** The Temporal server could not be reached. */
   Unreachable: 'jobs:unreachable',
   /** No job with that ID exists. */
@@ -245,5 +247,12 @@ export class ProvisionError extends JobsError {
       ErrorType.ProvisionFailed,
       `no route could provide the ${what}:\n${failures.map((f, i) => `  ${i + 1}. ${f.route}: ${f.reason}`).join('\n')}`,
     );
+  }
+}
+
+/** The native cluster could not be set up: a missing part (PostgreSQL, a binary) or a step that failed. */
+export class ClusterSetupError extends JobsError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(ErrorType.ClusterSetup, message, options);
   }
 }

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { msToNumber } from '@temporalio/common/lib/time';
+import { msToNumber } from '../shared/sdk-internals';
 import { Runtime } from '@temporalio/worker';
 import type pino from 'pino';
 import { DeadLetterQueue } from '../client/dead-letters';

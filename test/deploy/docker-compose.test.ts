@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { versions } from '../../src/provision/versions';
 import { repoRoot } from '../helpers/env';
 
 // No Docker engine runs here, so this checks the file's structure: services, ports, dependencies,
@@ -105,5 +106,20 @@ describe('docker-compose.yml', () => {
     const dashboard = JSON.parse(readFileSync(path.join(mounted('grafana', dashboards), 'durable-jobs.json'), 'utf8')) as { panels: { datasource: { uid: string } }[] };
     assert.ok(dashboard.panels.length > 0);
     for (const panel of dashboard.panels) assert.equal(panel.datasource.uid, 'prometheus', 'every panel reads the provisioned data source');
+  });
+
+  it('runs the server on the config template, dynamic config and scripts that npm run cluster boots natively', () => {
+    const temporal = services.temporal!;
+    assert.ok(temporal.volumes!.includes('./deploy/temporal/config/docker.yaml:/etc/temporal/config/docker.yaml:ro'));
+    assert.ok(temporal.volumes!.includes('./deploy/temporal/dynamicconfig:/etc/temporal/config/dynamicconfig:ro'));
+    assert.match(String(temporal.command), /--config config --env docker/);
+    assert.match(readFileSync(path.join(repoRoot, 'deploy/temporal/config/docker.yaml'), 'utf8').slice(0, 1024), /enable-template/);
+    assert.equal(services['temporal-admin-tools']!.command, '/scripts/setup-postgres.sh');
+  });
+
+  it('pins the same server and UI versions as src/provision/versions.ts', () => {
+    assert.match(services.temporal!.image!, new RegExp(`:-${versions.temporalServer.replace(/\./g, '\\.')}}$`));
+    assert.match(services['temporal-admin-tools']!.image!, new RegExp(`:-${versions.temporalServer.replace(/\./g, '\\.')}}$`));
+    assert.match(services['temporal-ui']!.image!, new RegExp(`:-${versions.temporalUi.replace(/\./g, '\\.')}}$`));
   });
 });

@@ -15,6 +15,7 @@ import type { ProcessPaymentResult } from '../../src/jobs/process-payment';
 import { ErrorType } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { deadLetterEntries } from '../helpers/dlq';
+import { assertPaymentInvariants, balances as balancesOf, totalBalance } from '../helpers/payments';
 import { createTestWorker, type TestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 
@@ -74,13 +75,7 @@ describe('process-payment job (time-skipping, SQLite)', function () {
     return ids;
   }
 
-  async function balances(ids: string[]): Promise<{ balance: number; held: number }[]> {
-    const rows = await db.selectFrom('accounts').select(['id', 'balance', 'held']).where('id', 'in', ids).execute();
-    return ids.map((id) => {
-      const { balance, held } = rows.find((r) => r.id === id)!;
-      return { balance, held };
-    });
-  }
+  const balances = (ids: string[]) => balancesOf(db, ids);
 
   async function steps(jobId: string): Promise<string[]> {
     return (await ledgerSteps(db, jobId)).map((s) => s.step);
@@ -234,8 +229,7 @@ describe('process-payment job (time-skipping, SQLite)', function () {
       [batch[5]!.paymentId]: { crashAfterCommit: ['reserveFunds', 'capturePayment', 'releaseHold'] },
       [batch[3]!.paymentId]: { crashAfterCommit: ['cancelHold'] },
     });
-    const total = async () => (await balances(ids)).reduce((sum, x) => sum + x.balance, 0);
-    const before = await total();
+    const before = await totalBalance(db, ids);
     const started = await Promise.all(batch.map((p) => jobs.enqueue('process-payment', p)));
     // The jobs run concurrently on the worker; their results are awaited one by one, as the
     // time-skipping server mishandles many concurrent result long-polls.
@@ -247,15 +241,8 @@ describe('process-payment job (time-skipping, SQLite)', function () {
 
     const why = outcomes.map((o) => (o.status === 'rejected' ? String(((o.reason as Error).cause as Error | undefined)?.cause ?? o.reason) : 'ok'));
     assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'fulfilled', 'rejected', 'rejected', 'fulfilled', 'fulfilled', 'rejected'], why.join('\n'));
-    assert.equal(await total(), before, 'money is neither created nor destroyed');
-    for (const row of await balances(ids)) {
-      assert.ok(row.balance >= 0 && row.held === 0 && row.held <= row.balance, JSON.stringify(row));
-    }
+    await assertPaymentInvariants(db, ids, before, batch.map((p) => p.paymentId));
     assert.deepEqual((await balances(ids)).map((x) => x.balance), [10_000 - 3000 + 700 - 1200, 5000 + 3000 - 1000 - 700, 1000 + 1200, 1000]);
-    for (const p of batch) {
-      const legs = await db.selectFrom('entries').select('amount').where('payment_id', '=', p.paymentId).execute();
-      assert.equal(legs.reduce((sum, l) => sum + l.amount, 0), 0, `entries of ${p.paymentId} sum to zero`);
-    }
     const expectedSteps = [['reserve', 'capture', 'release'], ['reserve', 'capture', 'release'], [], ['reserve', 'compensate:reserve']];
     expectedSteps.push(['reserve', 'capture', 'release'], ['reserve', 'capture', 'release'], ['reserve', 'compensate:reserve']);
     for (const [i, s] of started.entries()) assert.deepEqual(await steps(s.id), expectedSteps[i], `ledger of payment ${i}`);

@@ -1,18 +1,24 @@
 #!/bin/sh
 # Creates Temporal's two PostgreSQL databases and brings their schemas up to date. Idempotent.
+# docker-compose.yml runs it in the admin-tools image; `npm run cluster` runs it natively with the
+# provisioned temporal-sql-tool on PATH and SCHEMA_DIR set (src/cluster/schema.ts).
 set -eu
-PLUGIN=postgres12
-ARGS="--plugin $PLUGIN --ep ${POSTGRES_SEEDS} -u ${POSTGRES_USER} --pw ${POSTGRES_PWD} -p 5432"
-SCHEMA_DIR=/etc/temporal/schema/postgresql/v12
+PLUGIN=${SQL_PLUGIN:-postgres12}
+PORT=${POSTGRES_PORT:-5432}
+SCHEMA_DIR=${SCHEMA_DIR:-/etc/temporal/schema/postgresql/v12}
+ARGS="--plugin $PLUGIN --ep ${POSTGRES_SEEDS} -u ${POSTGRES_USER} --pw ${POSTGRES_PWD} -p $PORT"
 
-until nc -z -w 5 "${POSTGRES_SEEDS}" 5432; do echo 'waiting for PostgreSQL…'; sleep 2; done
+if command -v nc >/dev/null; then
+  until nc -z -w 5 "${POSTGRES_SEEDS}" "$PORT"; do echo 'waiting for PostgreSQL…'; sleep 2; done
+fi
 
-for db in temporal temporal_visibility; do
-  case "$db" in temporal) dir=temporal ;; *) dir=visibility ;; esac
+setup() { # <database> <schema folder>
   # A fresh database gets the base schema; an existing one only the updates below.
-  if temporal-sql-tool $ARGS --db "$db" create; then
-    temporal-sql-tool $ARGS --db "$db" setup-schema -v 0.0
+  if temporal-sql-tool $ARGS --db "$1" create; then
+    temporal-sql-tool $ARGS --db "$1" setup-schema -v 0.0
   fi
-  temporal-sql-tool $ARGS --db "$db" update-schema -d "$SCHEMA_DIR/$dir/versioned"
-done
+  temporal-sql-tool $ARGS --db "$1" update-schema -d "$SCHEMA_DIR/$2/versioned"
+}
+setup "${DBNAME:-temporal}" temporal
+setup "${VISIBILITY_DBNAME:-temporal_visibility}" visibility
 echo 'Temporal schema is ready'

@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { spawnLogged, type ClusterChild } from './child';
+import { repoRoot } from './scripts';
+
+/** One of this project's worker processes (`node dist/worker/main.js`), run against one node. */
+export interface WorkerProcess {
+  name: string;
+  /** The frontend it connects to. */
+  address: string;
+  logFile: string;
+  /** The running process; replaced by `start` after a kill or stop. */
+  process: () => ClusterChild;
+  /** (Re)starts it and waits until it polls (`worker:started` in its log). */
+  start: () => Promise<void>;
+  /** SIGKILL, as a crashed machine would: its in-flight activities time out and run elsewhere. */
+  kill: () => Promise<void>;
+  /** SIGTERM: it drains (SHUTDOWN_GRACE_TIME), then exits. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts a worker process with `env` (DATABASE_URL, TEMPORAL_TASK_QUEUE, OUTBOX_DIR, …) plus
+ * TEMPORAL_ADDRESS = `address`.
+ */
+export async function startWorkerProcess(name: string, address: string, env: NodeJS.ProcessEnv, logDir: string, readyTimeoutMs = 120_000): Promise<WorkerProcess> {
+  const logFile = path.join(logDir, `${name}.log`);
+  const main = path.join(repoRoot, 'dist', 'worker', 'main.js');
+  let current: ClusterChild | undefined;
+  const start = async () => {
+    const before = (await readFile(logFile, 'utf8').catch(() => '')).length;
+    const merged = { ...process.env, ...env };
+    // Readiness is read from the `worker:started` line, which is logged at info.
+    const level = merged.LOG_LEVEL === 'trace' || merged.LOG_LEVEL === 'debug' ? merged.LOG_LEVEL : 'info';
+    current = spawnLogged(name, process.execPath, [main], { ...merged, LOG_LEVEL: level, TEMPORAL_ADDRESS: address }, logFile, repoRoot);
+    let exit: number | string | undefined;
+    void current.exited.then((code) => (exit = code));
+    const deadline = Date.now() + readyTimeoutMs;
+    for (;;) {
+      const log = (await readFile(logFile, 'utf8').catch(() => '')).slice(before);
+      if (log.includes('worker:started')) return;
+      if (exit !== undefined) throw new Error(`${name} exited (${String(exit)}) before it started polling; see ${logFile}`);
+      if (Date.now() > deadline) throw new Error(`${name} did not start polling within ${readyTimeoutMs / 1000}s; see ${logFile}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+  await start();
+  return { name, address, logFile, process: () => current!, start, kill: async () => current?.kill(), stop: async () => current?.stop(45_000) };
+}

@@ -1,0 +1,56 @@
+import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { run } from './routes';
+
+/** One `main` package to build, and the name its binary gets in the cache. */
+export interface GoBinary {
+  /** Package path inside the module, e.g. `cmd/server`. */
+  pkg: string;
+  /** File name in the target folder, e.g. `temporal-server`. */
+  as: string;
+}
+
+/** What {@link goBuildInto} builds and copies. */
+export interface GoBuild {
+  /** Go module path, e.g. `go.temporal.io/server`. */
+  module: string;
+  /** Version without the `v`. */
+  version: string;
+  binaries: GoBinary[];
+  /** Folders of the module copied next to the binaries: `{ from: 'schema/postgresql/v12', to: 'schema' }`. */
+  copies?: { from: string; to: string }[];
+}
+
+/**
+ * Builds a module's binaries with `go install <module>/<pkg>@v<version>` and copies folders of the
+ * module's source, into `targetDir`. Everything is built in a scratch folder that is renamed at
+ * the end, so that an interrupted build never leaves half a cache behind.
+ */
+export async function goBuildInto(targetDir: string, build: GoBuild): Promise<void> {
+  const parent = path.dirname(targetDir);
+  await mkdir(parent, { recursive: true });
+  const scratch = await mkdtemp(path.join(parent, `.build-${path.basename(targetDir)}-`));
+  try {
+    const bin = path.join(scratch, '.bin');
+    for (const binary of build.binaries) {
+      await run('go', ['install', `${build.module}/${binary.pkg}@v${build.version}`], { env: { ...process.env, GOBIN: bin } });
+      await rename(path.join(bin, path.basename(binary.pkg)), path.join(scratch, binary.as));
+    }
+    await rm(bin, { recursive: true, force: true });
+    if (build.copies?.length) {
+      const info = JSON.parse(await run('go', ['mod', 'download', '-json', `${build.module}@v${build.version}`])) as { Dir?: string; Error?: string };
+      if (!info.Dir) throw new Error(`go mod download ${build.module}@v${build.version}: ${info.Error ?? 'no module folder'}`);
+      for (const copy of build.copies) {
+        const to = path.join(scratch, copy.to);
+        await cp(path.join(info.Dir, copy.from), to, { recursive: true });
+        // The module cache is read-only; the copy must stay removable by a later rebuild.
+        await run('chmod', ['-R', 'u+w', to]);
+      }
+    }
+    await rm(targetDir, { recursive: true, force: true });
+    await rename(scratch, targetDir);
+  } catch (err) {
+    await rm(scratch, { recursive: true, force: true });
+    throw err;
+  }
+}

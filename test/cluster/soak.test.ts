@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { planLoad, prepareLoad, runLoad } from '../helpers/cluster-load';
+import { startClusterTestEnv, type ClusterTestEnv } from '../helpers/cluster';
+import { uniqueId } from '../helpers/env';
+import { startLoadSmtpServer, type LoadSmtpServer } from '../helpers/load-smtp';
+import { formatFigures, reconcile } from '../helpers/reconcile';
+import { startSyncSource, type TestSyncSource } from '../helpers/sync-source';
+
+/** Jobs of the soak: a small run in `npm test`, 5,000 under `npm run soak`. */
+const soakJobs = Number(process.env.SOAK_JOBS ?? 120);
+/** Seconds between faults. */
+const faultEvery = Number(process.env.SOAK_FAULT_INTERVAL ?? 15);
+
+describe(`soak: ${soakJobs} mixed jobs on the native cluster while nodes, workers and PostgreSQL fail on a timer`, function () {
+  this.timeout((20 + soakJobs / 60) * 60_000);
+  let env: ClusterTestEnv;
+  let smtp: LoadSmtpServer;
+  let source: TestSyncSource;
+
+  before(async function () {
+    env = await startClusterTestEnv();
+    smtp = await startLoadSmtpServer();
+    source = await startSyncSource();
+  });
+  after(async () => {
+    await env?.stop();
+    await smtp?.close();
+    await source?.close();
+  });
+
+  it('reconciles exactly: enqueued = completed + DLQ + discarded, no (job, step) twice, money conserved', async () => {
+    const taskQueue = uniqueId('tq');
+    const workers = await env.startWorkers(taskQueue, 3, { SMTP_URL: smtp.url, SYNC_SOURCE_URL: source.url });
+    const plan = planLoad({ count: soakJobs, prefix: `s${randomUUID().slice(0, 8)}`, transientShare: 0.1, permanentShare: 0.05 });
+    await prepareLoad(plan, env.db, source);
+    const jobs = env.jobs(taskQueue);
+    const load = runLoad(jobs, plan);
+
+    // Faults in turn, one every `faultEvery` seconds, until the load has settled.
+    const faults: string[] = [];
+    let finished = false;
+    const injector = (async () => {
+      for (let round = 0; !finished; round++) {
+        await new Promise((r) => setTimeout(r, faultEvery * 1000));
+        if (finished) break;
+        const at = `${load.ids.filter(Boolean).length} enqueued/${load.settled()} settled`;
+        switch (round % 3) {
+          case 0: {
+            const node = env.cluster.nodes[1]!;
+            await node.kill();
+            await new Promise((r) => setTimeout(r, 3000));
+            await node.start();
+            faults.push(`node-2 SIGKILL@${at}`);
+            break;
+          }
+          case 1: {
+            const worker = workers[Math.floor(round / 3) % workers.length]!;
+            await worker.kill();
+            await new Promise((r) => setTimeout(r, 3000));
+            await worker.start();
+            faults.push(`${worker.name} SIGKILL@${at}`);
+            break;
+          }
+          default:
+            await env.cluster.localPostgres!.restart(3000);
+            faults.push(`PostgreSQL restart@${at}`);
+        }
+      }
+    })();
+    try {
+      const outcomes = await load.done;
+      finished = true;
+      await injector;
+      const figures = await reconcile({ plan, load, outcomes, jobs, db: env.db, smtp, reportsDir: path.join(env.tmpDir, 'reports'), discardEvery: 2 });
+      console.log(formatFigures('soak', figures, { faults: faults.length }));
+      console.log(`      [soak faults] ${faults.join(', ')}`);
+    } finally {
+      finished = true;
+      await Promise.all(workers.map((w) => w.kill()));
+    }
+  });
+});
