@@ -118,6 +118,7 @@ export function createEmailActivities(deps: EmailDeps) {
       connectionTimeout: timeout,
       greetingTimeout: timeout,
       socketTimeout: timeout,
+      requireTLS: requiresTls(smtpUrl),
     } as Parameters<typeof nodemailer.createTransport>[0]);
     try {
       await transport.sendMail({ ...message, signal } as Mail.Options);
@@ -147,4 +148,16 @@ async function exists(file: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * A login over plain `smtp://` to another machine must upgrade with STARTTLS first, or the
+ * password would cross the network in clear; a server that offers no STARTTLS is then refused.
+ * Loopback (a local relay, the tests) is exempt, and `?requireTLS=false` in the URL opts out.
+ */
+export function requiresTls(smtpUrl: string): boolean {
+  const url = new URL(smtpUrl);
+  if (url.protocol !== 'smtp:' || (!url.username && !url.password)) return false;
+  if (url.searchParams.get('requireTLS') === 'false') return false;
+  return !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) && !url.hostname.startsWith('127.');
 }

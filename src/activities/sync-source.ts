@@ -1,3 +1,4 @@
+import { redact } from '../shared/redact';
 import { z } from 'zod';
 import type { Trx } from '../db/schema';
 import { recordedResult, runOnce, type LedgerKey } from '../db/ledger';
@@ -78,7 +79,15 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
     try {
       url = new URL(baseUrl);
     } catch (err) {
-      throw retryable(ErrorType.MissingConfig, `SYNC_SOURCE_URL is not a valid URL: ${baseUrl}`, err);
+      throw retryable(ErrorType.MissingConfig, `SYNC_SOURCE_URL is not a valid URL: ${redact(baseUrl, [])}`, err);
+    }
+    // fetch() refuses a URL with credentials: they travel as HTTP Basic auth instead, and never
+    // reach an error message (which Temporal stores).
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (url.username || url.password) {
+      headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+      url.username = '';
+      url.password = '';
     }
     url.searchParams.set('source', input.source);
     if (input.cursor !== null) url.searchParams.set('cursor', input.cursor);
@@ -88,7 +97,7 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
     let response: Response;
     try {
       response = await fetch(url, {
-        headers: { accept: 'application/json' },
+        headers,
         signal: AbortSignal.any([cancelled, AbortSignal.timeout(requestTimeoutMs)]),
       });
       body = await response.text();

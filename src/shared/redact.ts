@@ -43,14 +43,13 @@ export function redactDeep<T>(value: T, secrets: readonly string[], depth = 4): 
   if (typeof value === 'string') return redact(value, secrets) as T;
   if (depth === 0 || value === null || typeof value !== 'object') return value;
   if (value instanceof Error) {
-    // A copy of the same class with its own fields (type, cause, …), so serializers see an error as before.
-    const copy = Object.assign(Object.create(Object.getPrototypeOf(value) as object) as Error, redactDeep({ ...value }, secrets, depth - 1));
-    for (const key of ['name', 'message', 'stack'] as const) {
-      const text = value[key];
-      if (text !== undefined) Object.defineProperty(copy, key, { value: redact(text, secrets), writable: true, configurable: true });
-    }
-    if (value.cause !== undefined) Object.defineProperty(copy, 'cause', { value: redactDeep(value.cause, secrets, depth - 1), writable: true, configurable: true });
-    return copy as T;
+    // A plain object with the message and stack as fields: a log line shows them (JSON of an Error
+    // keeps only its enumerable fields, such as `type`).
+    const fields = redactDeep({ ...value } as Record<string, unknown>, secrets, depth - 1);
+    const plain: Record<string, unknown> = { name: value.name, message: redact(value.message, secrets), ...fields };
+    if (value.stack) plain.stack = redact(value.stack, secrets);
+    if (value.cause !== undefined) plain.cause = redactDeep(value.cause, secrets, depth - 1);
+    return plain as T;
   }
   if (Array.isArray(value)) return value.map((v: unknown) => redactDeep(v, secrets, depth - 1)) as T;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets, depth - 1)])) as T;

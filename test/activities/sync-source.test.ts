@@ -56,6 +56,18 @@ describeEachDatabase('syncPage activity', (getDb) => {
     assert.deepEqual(sent.map((r) => [r.cursor, r.limit]), [[null, 2], ['o2', 2]]);
   });
 
+  it('sends credentials in SYNC_SOURCE_URL as HTTP Basic auth, and never puts them in an error', async () => {
+    const name = source();
+    http.setRecords(name, makeRecords(1));
+    const withCredentials = http.url.replace('//', '//sync%40user:s3cret-Pw@');
+    await run(name, null, { url: withCredentials });
+    const sent = http.requests.filter((r) => r.source === name);
+    assert.equal(sent[0]?.authorization, `Basic ${Buffer.from('sync@user:s3cret-Pw').toString('base64')}`);
+    const err = await failure(source(), { url: 'http://sync:s3cret-Pw@127.0.0.1:1/feed' });
+    assert.equal(err.type, ErrorType.SyncUnavailable);
+    assert.ok(!err.message.includes('s3cret-Pw') && !String(err.stack).includes('s3cret-Pw'), err.message);
+  });
+
   it('neither fetches nor writes a page that an earlier attempt committed', async () => {
     const name = source();
     http.setRecords(name, makeRecords(2));

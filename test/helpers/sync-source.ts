@@ -15,6 +15,8 @@ export interface SourceRequest {
   source: string;
   cursor: string | null;
   limit: number;
+  /** The Authorization header, if the request carried one. */
+  authorization?: string;
   /** The test clock (e.g. `env.currentTimeMs()`) when the request arrived, if the source was given one. */
   at?: number;
   /** The status the source answered with. */
@@ -93,6 +95,7 @@ export async function startSyncSource(options: SyncSourceOptions = {}): Promise<
       source: url.searchParams.get('source') ?? '',
       cursor: url.searchParams.get('cursor'),
       limit: Number(url.searchParams.get('limit') ?? '100'),
+      authorization: req.headers.authorization,
     };
     const entry: SourceRequest = { ...request, status: 0 };
     requests.push(entry);
