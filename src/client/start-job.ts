@@ -23,6 +23,12 @@ export interface StartJobInput {
    * again only if its last run failed, was cancelled, terminated or timed out.
    */
   mode: 'enqueue' | 'redrive';
+  /**
+   * Ask the server to hand the job's first workflow task straight back to a worker in this process
+   * (eager workflow start). Needs a client built on that worker's `NativeConnection`.
+   * @defaultValue false
+   */
+  eager?: boolean;
 }
 
 /** Starts a job's workflow; the one place that sets its ID policy, memo, search attributes and summary. */
@@ -39,5 +45,6 @@ export function startJob(client: Client, input: StartJobInput): Promise<Workflow
     memo: { [payloadHashMemoKey]: payloadHash(input.payload) },
     typedSearchAttributes: [{ key: jobTypeSearchAttribute, value: input.type }],
     staticSummary: (definition.summary as ((p: unknown) => string) | undefined)?.(input.payload) ?? input.type,
+    requestEagerStart: (input.eager && !input.delayMs) || undefined,
   });
 }

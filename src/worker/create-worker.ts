@@ -8,6 +8,7 @@ import { seedDemoAccounts } from '../db/seed';
 import type { Db } from '../db/schema';
 import type { Config } from '../shared/config';
 import { connectionOptions } from '../shared/temporal-connection';
+import { workerTuning } from './tuning';
 
 /** A worker and what it holds open. */
 export interface CreatedWorker {
@@ -48,6 +49,8 @@ export async function createWorker(config: Config, startOptions: { seedDemoAccou
       // On SIGINT/SIGTERM the worker stops polling, lets in-flight activities finish for this long,
       // then cancels them; Temporal retries cancelled attempts on another worker.
       shutdownGraceTime: config.shutdownGraceTime as StringValue,
+      // Cache and eager-dispatch settings, measured by `npm run bench` (docs/performance.md).
+      ...workerTuning,
     });
     const close = async () => {
       await connection.close();

@@ -7,6 +7,7 @@ import { describe } from '../shared/errors';
 import { isListening } from '../shared/net';
 import { customSearchAttributes } from '../shared/search-attributes';
 import { forgetDevServer, recordDevServer, stopLeftoverDevServer } from './leftover-dev-server';
+import { devServerTuningArgs } from './tuning';
 
 /** A running `temporal server start-dev`. */
 export interface DevServer {
@@ -16,6 +17,8 @@ export interface DevServer {
   uiUrl: string;
   /** Stops the server and waits for it to exit. */
   stop: () => Promise<void>;
+  /** The server's process ID (for its CPU and memory in `npm run bench`). */
+  pid?: number;
 }
 
 /**
@@ -44,6 +47,8 @@ export async function startDevServer(cliPath: string, config: Config, readyTimeo
     '--db-filename', dbFile,
     '--namespace', config.namespace,
     '--log-level', 'error',
+    // WAL journal, one task-queue partition, eager start: the trade-offs are in tuning.ts.
+    ...devServerTuningArgs(),
     ...Object.entries(customSearchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
   ];
   // Its own process group: a terminal's Ctrl-C reaches only us, so the worker drains before the server stops.
@@ -64,7 +69,7 @@ export async function startDevServer(cliPath: string, config: Config, readyTimeo
     await stop();
     throw err;
   }
-  return { address, uiUrl: `http://${config.devServerIp}:${config.devServerUiPort}`, stop };
+  return { address, uiUrl: `http://${config.devServerIp}:${config.devServerUiPort}`, stop, pid: child.pid };
 }
 
 async function waitUntilReady(address: string, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
