@@ -1,0 +1,114 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { collectTimes, observerClient, waitForAll } from './collect';
+import { offerLoad } from './load';
+import { ownCpuSeconds, sampleProcess } from './proc';
+import type { Scenario } from './scenarios';
+import { startBenchServer, waitForServer, type BenchServer } from './servers';
+import { percentiles, type Percentiles } from './stats';
+import { startBenchWorker, type BenchWorker } from './workers';
+
+/** How one run is set up. */
+export interface RunOptions {
+  jobs: number;
+  concurrency: number;
+  rate?: number;
+  /** The `temporal` CLI, for the servers the bench starts. */
+  cliPath: string;
+  /** Use this server for every scenario instead of starting fresh ones. @defaultValue unset */
+  externalAddress?: string;
+  /** LOG_LEVEL of our worker. @defaultValue 'info' */
+  logLevel?: string;
+  /** Write the worker's V8 CPU profile here. @defaultValue none */
+  cpuProfileDir?: string;
+  /** Run number, for IDs and the report. */
+  repeat: number;
+}
+
+/** What one run measured. */
+export interface RunResult {
+  scenario: string;
+  repeat: number;
+  jobs: number;
+  rate?: number;
+  server: string;
+  /** Jobs per second, first enqueue to last completion. */
+  throughput: number;
+  durationMs: number;
+  /** Enqueue to the first workflow task's start, ms. */
+  enqueueToStart: Percentiles;
+  /** Enqueue to the workflow's close, ms. */
+  enqueueToComplete: Percentiles;
+  /** CPU seconds used during the run; null where the process is not ours to read. */
+  cpuSeconds: { worker: number | null; client: number; server: number | null };
+  /** Peak resident memory of the worker process, MB. */
+  workerPeakRssMb: number | null;
+  /** Jobs that did not complete (failed, timed out): should be 0. */
+  notCompleted: number;
+}
+
+/** Runs one scenario on a fresh server (unless an external one is given) and measures it. */
+export async function runScenario(scenario: Scenario, options: RunOptions): Promise<RunResult> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `bench-${scenario.name}-`));
+  const taskQueue = `bench-${scenario.name}-${options.repeat}-${Date.now()}`;
+  let server: BenchServer | undefined;
+  let worker: BenchWorker | undefined;
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    if (options.externalAddress) await waitForServer(options.externalAddress, 10_000);
+    else server = await startBenchServer(scenario.server, options.cliPath, dir);
+    const address = options.externalAddress ?? server!.address;
+    worker = await startBenchWorker({ kind: scenario.worker, address, taskQueue, dir, logLevel: options.logLevel, cpuProfileDir: options.cpuProfileDir });
+    const client = await scenario.connect(address, taskQueue);
+    closers.push(() => client.close());
+    const observer = await observerClient(address);
+    closers.push(observer.close);
+
+    const before = { worker: await sampleProcess(worker.pid), server: await sampleProcess(server?.pid), client: ownCpuSeconds() };
+    const enqueuedAt = await offerLoad(client.enqueue, {
+      jobs: options.jobs,
+      concurrency: options.concurrency,
+      rate: options.rate,
+      idOf: (i) => `${taskQueue}-${i}`,
+    });
+    await waitForAll(observer.client, taskQueue, options.jobs, Math.max(120_000, options.jobs * 500));
+    const after = { worker: await sampleProcess(worker.pid), server: await sampleProcess(server?.pid), client: ownCpuSeconds() };
+
+    const times = await collectTimes(observer.client, [...enqueuedAt.keys()]);
+    const toStart: number[] = [];
+    const toComplete: number[] = [];
+    let first = Infinity;
+    let last = -Infinity;
+    let notCompleted = 0;
+    for (const [id, at] of enqueuedAt) {
+      const t = times.get(id)!;
+      if (!t.completed) notCompleted++;
+      toStart.push(t.startedAt - at);
+      toComplete.push(t.closedAt - at);
+      first = Math.min(first, at);
+      last = Math.max(last, t.closedAt);
+    }
+    const durationMs = last - first;
+    const delta = (a?: { cpuSeconds: number }, b?: { cpuSeconds: number }) => (a && b ? b.cpuSeconds - a.cpuSeconds : null);
+    return {
+      scenario: scenario.name,
+      repeat: options.repeat,
+      jobs: options.jobs,
+      rate: options.rate,
+      server: options.externalAddress ? `external ${options.externalAddress}` : scenario.server,
+      throughput: options.jobs / (durationMs / 1000),
+      durationMs,
+      enqueueToStart: percentiles(toStart),
+      enqueueToComplete: percentiles(toComplete),
+      cpuSeconds: { worker: delta(before.worker, after.worker), client: after.client - before.client, server: delta(before.server, after.server) },
+      workerPeakRssMb: after.worker ? after.worker.peakRssBytes / 2 ** 20 : null,
+      notCompleted,
+    };
+  } finally {
+    for (const close of closers.reverse()) await close().catch(() => {});
+    await worker?.stop().catch(() => {});
+    await server?.stop().catch(() => {});
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+  }
+}
