@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { collectTimes, observerClient, waitForAll } from './collect';
@@ -105,6 +105,10 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       workerPeakRssMb: after.worker ? after.worker.peakRssBytes / 2 ** 20 : null,
       notCompleted,
     };
+  } catch (err) {
+    // The worker's log says why jobs did not finish; the directory is removed below.
+    const log = await readFile(path.join(dir, `worker-${taskQueue}.log`), 'utf8').catch(() => '');
+    throw new Error(`${scenario.name} run ${options.repeat} failed: ${String(err)}\nlast worker log lines:\n${log.split('\n').slice(-15).join('\n')}`);
   } finally {
     for (const close of closers.reverse()) await close().catch(() => {});
     await worker?.stop().catch(() => {});
