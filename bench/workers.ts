@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 
 /** Repository root. */
 export const repoRoot = path.resolve(__dirname, '..');
@@ -65,15 +67,26 @@ export async function startBenchWorker(launch: WorkerLaunch): Promise<BenchWorke
     await exited;
     clearTimeout(timer);
   };
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const log = await readFile(logFile, 'utf8').catch(() => '');
-    if (log.includes('worker:started')) break;
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`the ${launch.kind} worker did not start:\n${log.slice(-4000)}`);
+  // Ready once the server sees it poll (its log level may hide its own start message).
+  const connection = await Connection.connect({ address: launch.address });
+  try {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const { pollers } = await connection.workflowService.describeTaskQueue({
+        namespace: 'default',
+        taskQueue: { name: launch.taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      });
+      if (pollers && pollers.length > 0) break;
+      if (child.exitCode !== null || Date.now() > deadline) {
+        await stop();
+        const log = await readFile(logFile, 'utf8').catch(() => '');
+        throw new Error(`the ${launch.kind} worker did not start polling:\n${log.slice(-4000)}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
     }
-    await new Promise((r) => setTimeout(r, 100));
+  } finally {
+    await connection.close();
   }
   return { pid: child.pid, stop };
 }
