@@ -4,6 +4,7 @@ import type { temporal } from '@temporalio/proto';
 import { jobMaxAttempts } from '../jobs/definition';
 import { definitionForWorkflowType } from '../jobs/registry';
 import type { JobProgress, JobState } from '../workflows/job-state';
+import { localActivityAttempt } from './local-activity-marker';
 
 /**
  * Where a job is in its life; see docs/job-lifecycle.md.
@@ -155,7 +156,7 @@ function attemptsBegun(pending: PendingActivity): number {
 
 function lastStartedAttempt(tail: HistoryEvent[]): number {
   const id = attemptsEventId(tail);
-  if (id === undefined) return 0;
+  if (id === undefined) return localActivityAttempt(tail) ?? 0;
   return tail.find((e) => Number(e.eventId) === id)?.activityTaskStartedEventAttributes?.attempt ?? 0;
 }
 
