@@ -9,6 +9,8 @@ export interface JobTimes {
   closedAt: number;
   /** Whether it completed (rather than failed, timed out, …). */
   completed: boolean;
+  /** Events in its history: what the server stored for it. */
+  events: number;
 }
 
 /** Waits until every workflow on the task queue has closed; resolves with the time it noticed. */
@@ -40,6 +42,7 @@ export async function collectTimes(client: Client, ids: string[], parallel = 16)
         startedAt: ms(started?.eventTime),
         closedAt: ms(last?.eventTime),
         completed: last?.workflowExecutionCompletedEventAttributes != null,
+        events: events.length,
       });
     }
   };

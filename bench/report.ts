@@ -14,6 +14,8 @@ export interface ScenarioSummary {
   cpuMsPerJob: { worker: number | null; client: number; server: number | null };
   workerPeakRssMb: number | null;
   notCompleted: number;
+  /** History events per job (median). */
+  eventsPerJob: number;
 }
 
 /** A throughput ratio: the median over repeats of the ratio within each repeat (so both sides saw the same load on the machine). */
@@ -61,6 +63,7 @@ export function summarise(runs: RunResult[]): ScenarioSummary[] {
       cpuMsPerJob: { worker: perJob((r) => r.cpuSeconds.worker), client: perJob((r) => r.cpuSeconds.client)!, server: perJob((r) => r.cpuSeconds.server) },
       workerPeakRssMb: med(rs.map((r) => r.workerPeakRssMb)),
       notCompleted: rs.reduce((n, r) => n + r.notCompleted, 0),
+      eventsPerJob: median(rs.map((r) => r.eventsPerJob)),
     };
   });
 }
@@ -90,7 +93,7 @@ const f = (v: number | null, digits = 1) => (v === null || Number.isNaN(v) ? '-'
 
 /** The table `npm run bench` prints. */
 export function formatReport(report: BenchReport): string {
-  const head = ['scenario', 'jobs/s (min-max)', 'start p50/p95/p99 ms', 'done p50/p95/p99 ms', 'CPU ms/job worker/client/server', 'worker RSS MB', 'failed'];
+  const head = ['scenario', 'jobs/s (min-max)', 'start p50/p95/p99 ms', 'done p50/p95/p99 ms', 'CPU ms/job worker/client/server', 'worker RSS MB', 'events/job', 'failed'];
   const rows = report.summaries.map((s) => [
     s.scenario,
     `${f(s.throughput.median)} (${f(s.throughput.min)}-${f(s.throughput.max)})`,
@@ -98,6 +101,7 @@ export function formatReport(report: BenchReport): string {
     `${f(s.enqueueToComplete.p50, 0)}/${f(s.enqueueToComplete.p95, 0)}/${f(s.enqueueToComplete.p99, 0)}`,
     `${f(s.cpuMsPerJob.worker)}/${f(s.cpuMsPerJob.client)}/${f(s.cpuMsPerJob.server)}`,
     f(s.workerPeakRssMb, 0),
+    f(s.eventsPerJob, 0),
     String(s.notCompleted),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

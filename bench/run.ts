@@ -6,7 +6,7 @@ import { offerLoad } from './load';
 import { ownCpuSeconds, sampleProcess } from './proc';
 import type { Scenario } from './scenarios';
 import { startBenchServer, waitForServer, type BenchServer } from './servers';
-import { percentiles, type Percentiles } from './stats';
+import { median, percentiles, type Percentiles } from './stats';
 import { startBenchWorker, type BenchWorker } from './workers';
 
 /** How one run is set up. */
@@ -46,6 +46,8 @@ export interface RunResult {
   workerPeakRssMb: number | null;
   /** Jobs that did not complete (failed, timed out): should be 0. */
   notCompleted: number;
+  /** History events per job, median: what the server wrote for each. */
+  eventsPerJob: number;
 }
 
 /** Runs one scenario on a fresh server (unless an external one is given) and measures it. */
@@ -81,9 +83,11 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     let first = Infinity;
     let last = -Infinity;
     let notCompleted = 0;
+    const events: number[] = [];
     for (const [id, at] of enqueuedAt) {
       const t = times.get(id)!;
       if (!t.completed) notCompleted++;
+      events.push(t.events);
       toStart.push(t.startedAt - at);
       toComplete.push(t.closedAt - at);
       first = Math.min(first, at);
@@ -104,6 +108,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       cpuSeconds: { worker: delta(before.worker, after.worker), client: after.client - before.client, server: delta(before.server, after.server) },
       workerPeakRssMb: after.worker ? after.worker.peakRssBytes / 2 ** 20 : null,
       notCompleted,
+      eventsPerJob: median(events),
     };
   } catch (err) {
     // The worker's log says why jobs did not finish; the directory is removed below.

@@ -18,12 +18,16 @@ export const devServerSqlitePragmas = ['journal_mode=wal', 'synchronous=normal']
  * handful of workers gains nothing from the default four, and with one partition a waiting poller
  * always sees a new task at once (no forwarding between partitions). Eager workflow start lets a
  * client that shares the worker's connection have the first workflow task handed back in the start
- * response.
+ * response; eager activity execution does the same for a regular activity. Neither changes what is
+ * recorded: an eagerly dispatched task that its worker loses times out and is retried as usual.
  */
 export const devServerDynamicConfig = {
   'matching.numTaskqueueReadPartitions': 1,
   'matching.numTaskqueueWritePartitions': 1,
   'system.enableEagerWorkflowStart': true,
+  // A regular activity scheduled by a workflow task goes straight back to the worker that completed
+  // it (when that worker has a free slot) instead of through the task queue.
+  'system.enableActivityEagerExecution': true,
 } as const;
 
 /** The `temporal server start-dev` arguments that apply {@link devServerSqlitePragmas} and {@link devServerDynamicConfig}. */
@@ -36,11 +40,9 @@ export function devServerTuningArgs(): string[] {
 
 /**
  * Modules the workflow sandbox evaluates once and shares, frozen, across workflows, instead of
- * evaluating them again for every workflow: src/workflows/shared-libraries.ts, which loads zod and
- * fflate (stateless). Evaluating zod's module graph for each job was the largest part of the
- * worker's CPU per job (docs/performance.md). Our own modules are never preloaded: job-state.ts
- * keeps per-workflow state, and a frozen zod *schema* cannot parse (zod attaches methods to a
- * schema on first use).
+ * evaluating them again for every workflow: src/workflows/shared-libraries.ts (fflate). zod would
+ * save far more (docs/performance.md) but does not work frozen; our own modules are never
+ * preloaded (job-state.ts keeps per-workflow state).
  */
 export const workflowPreloadModules = [require.resolve('../workflows/shared-libraries')];
 
