@@ -39,14 +39,6 @@ export function devServerTuningArgs(): string[] {
 }
 
 /**
- * Modules the workflow sandbox evaluates once and shares, frozen, across workflows, instead of
- * evaluating them again for every workflow: src/workflows/shared-libraries.ts (fflate). zod would
- * save far more (docs/performance.md) but does not work frozen; our own modules are never
- * preloaded (job-state.ts keeps per-workflow state).
- */
-export const workflowPreloadModules = [require.resolve('../workflows/shared-libraries')];
-
-/**
  * Slot, poller and cache settings of the jobs worker. Jobs are short and mostly wait on I/O, so the
  * limits are about the server, not this process's CPU: the SDK's defaults (40 workflow tasks, 100
  * activities, 10 pollers each) already keep a single dev server busy; what matters is that eager
@@ -55,8 +47,6 @@ export const workflowPreloadModules = [require.resolve('../workflows/shared-libr
  * the number of jobs. docs/performance.md shows what each setting changed.
  */
 export const workerTuning = {
-  /** Modules the workflow sandbox evaluates once: {@link workflowPreloadModules}. */
-  bundlerOptions: { preloadModules: workflowPreloadModules },
   /** Workflows kept in memory between their tasks; a finished job leaves the cache at once. @defaultValue 1000 */
   maxCachedWorkflows: 1000,
   /** Activity slots the worker may reserve while completing a workflow task, for eager dispatch. @defaultValue 3 */

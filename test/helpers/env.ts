@@ -7,7 +7,6 @@ import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWith
 import { createTimeSkippingEnv } from '../../src/provision/test-server';
 import { loadConfig } from '../../src/shared/config';
 import { registerSearchAttributes } from '../../src/shared/search-attributes';
-import { workflowPreloadModules } from '../../src/worker/tuning';
 import { sqliteTestDb, type TestDb } from './db';
 
 /** Repository root. */
@@ -38,8 +37,6 @@ export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({
     workflowsPath: require.resolve('../../src/workflows'),
     workflowInterceptorModules: [require.resolve('../../src/workflows/interceptors')],
-    // The worker's preload (shared, frozen zod), so that tests run workflows as production does.
-    preloadModules: workflowPreloadModules,
     logger: quietBundlerLogger,
   });
 }
