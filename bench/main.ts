@@ -9,7 +9,7 @@ import { provisionTemporalCli } from '../src/provision/temporal-cli';
 import { loadConfig } from '../src/shared/config';
 import { formatReport, ratios, summarise, type BenchReport } from './report';
 import { runScenario, type RunResult } from './run';
-import { scenarioNames, scenarios, type ScenarioName } from './scenarios';
+import { defaultScenarios, scenarioNames, scenarios, type ScenarioName } from './scenarios';
 import { repoRoot } from './workers';
 
 const usage = `npm run bench -- [--jobs N] [--repeat R] [--rate R] [--concurrency C] [--scenarios a,b] [--log-level L] [--profile DIR] [--out FILE]
@@ -17,7 +17,7 @@ const usage = `npm run bench -- [--jobs N] [--repeat R] [--rate R] [--concurrenc
   --repeat R       runs of each scenario, interleaved (default 3); the report shows medians and ranges
   --rate R         offer R jobs/s (paced, open loop) instead of ${'100'} callers enqueueing as fast as they can
   --concurrency C  callers in the closed-loop mode (default 100)
-  --scenarios      comma-separated subset of ${scenarioNames.join(', ')} (default all)
+  --scenarios      comma-separated, from ${scenarioNames.join(', ')} (default ${defaultScenarios.join(', ')})
   --log-level L    LOG_LEVEL of our worker (default info, as npm start)
   --profile DIR    write a V8 CPU profile of each worker into DIR
   --out FILE       JSON report (default .data/bench/bench-<time>.json)
@@ -59,7 +59,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     },
   });
   if (values.help) throw new Error(usage);
-  const chosen = (values.scenarios?.split(',') ?? [...scenarioNames]).map((s) => s.trim());
+  const chosen = (values.scenarios?.split(',') ?? [...defaultScenarios]).map((s) => s.trim());
   const unknown = chosen.filter((s) => !(scenarioNames as readonly string[]).includes(s));
   if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}; choose from ${scenarioNames.join(', ')}\n${usage}`);
   return {

@@ -68,13 +68,16 @@ export function summarise(runs: RunResult[]): ScenarioSummary[] {
   });
 }
 
-/** ours/baseline, ours/ceiling (and the same for ours-failures), repeat by repeat. */
+/** ours/baseline, ours/ceiling (and the same for ours-failures and ours-eager), repeat by repeat. */
 export function ratios(runs: RunResult[]): Ratio[] {
   const pairs = [
     ['ours', 'baseline'],
     ['ours', 'ceiling'],
     ['ours-failures', 'baseline'],
     ['ours-failures', 'ceiling'],
+    ['ours-eager', 'ours'],
+    ['ours-eager', 'baseline'],
+    ['ours-eager', 'ceiling'],
   ] as const;
   const out: Ratio[] = [];
   for (const [a, b] of pairs) {

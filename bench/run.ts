@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { collectTimes, observerClient, waitForAll } from './collect';
@@ -61,19 +61,18 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     if (options.externalAddress) await waitForServer(options.externalAddress, 10_000);
     else server = await startBenchServer(scenario.server, options.cliPath, dir);
     const address = options.externalAddress ?? server!.address;
-    worker = await startBenchWorker({ kind: scenario.worker, address, taskQueue, dir, logLevel: options.logLevel, cpuProfileDir: options.cpuProfileDir });
-    const client = await scenario.connect(address, taskQueue);
-    closers.push(() => client.close());
+    const loadFile = path.join(dir, 'enqueued.json');
+    const loadEnv = { BENCH_JOBS: String(options.jobs), BENCH_CONCURRENCY: String(options.concurrency), BENCH_RATE: options.rate ? String(options.rate) : '', BENCH_OUT: loadFile };
+    worker = await startBenchWorker({ kind: scenario.worker, address, taskQueue, dir, logLevel: options.logLevel, cpuProfileDir: options.cpuProfileDir, env: loadEnv });
+    const client = await scenario.connect?.(address, taskQueue);
+    if (client) closers.push(() => client.close());
     const observer = await observerClient(address);
     closers.push(observer.close);
 
     const before = { worker: await sampleProcess(worker.pid), server: await sampleProcess(server?.pid), client: ownCpuSeconds() };
-    const enqueuedAt = await offerLoad(client.enqueue, {
-      jobs: options.jobs,
-      concurrency: options.concurrency,
-      rate: options.rate,
-      idOf: (i) => `${taskQueue}-${i}`,
-    });
+    const enqueuedAt = client
+      ? await offerLoad(client.enqueue, { jobs: options.jobs, concurrency: options.concurrency, rate: options.rate, idOf: (i) => `${taskQueue}-${i}` })
+      : await loadInWorker(loadFile, options.jobs);
     await waitForAll(observer.client, taskQueue, options.jobs, Math.max(120_000, options.jobs * 500));
     const after = { worker: await sampleProcess(worker.pid), server: await sampleProcess(server?.pid), client: ownCpuSeconds() };
 
@@ -105,7 +104,8 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       durationMs,
       enqueueToStart: percentiles(toStart),
       enqueueToComplete: percentiles(toComplete),
-      cpuSeconds: { worker: delta(before.worker, after.worker), client: after.client - before.client, server: delta(before.server, after.server) },
+      // With the load in the worker's process, the client's CPU is in the worker's figure.
+      cpuSeconds: { worker: delta(before.worker, after.worker), client: client ? after.client - before.client : 0, server: delta(before.server, after.server) },
       workerPeakRssMb: after.worker ? after.worker.peakRssBytes / 2 ** 20 : null,
       notCompleted,
       eventsPerJob: median(events),
@@ -119,5 +119,17 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     await worker?.stop().catch(() => {});
     await server?.stop().catch(() => {});
     await rm(dir, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+/** Starts the load that the worker process offers itself (`ours-eager`) and waits for its enqueue times. */
+async function loadInWorker(file: string, jobs: number): Promise<Map<string, number>> {
+  await writeFile(`${file}.go`, '');
+  const deadline = Date.now() + Math.max(120_000, jobs * 500);
+  for (;;) {
+    const text = await readFile(file, 'utf8').catch(() => undefined);
+    if (text) return new Map(JSON.parse(text) as [string, number][]);
+    if (Date.now() > deadline) throw new Error('the worker did not report its enqueue times');
+    await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -4,7 +4,10 @@ import type { ServerKind } from './servers';
 import type { WorkerKind } from './workers';
 
 /** The scenarios `npm run bench` knows, in the order it interleaves them. */
-export const scenarioNames = ['ceiling', 'baseline', 'ours', 'ours-failures'] as const;
+export const scenarioNames = ['ceiling', 'baseline', 'ours', 'ours-failures', 'ours-eager'] as const;
+
+/** The scenarios a plain `npm run bench` runs; `ours-eager` is asked for by name. */
+export const defaultScenarios: readonly ScenarioName[] = ['ceiling', 'baseline', 'ours', 'ours-failures'];
 
 /** A scenario's name. */
 export type ScenarioName = (typeof scenarioNames)[number];
@@ -25,7 +28,8 @@ export interface Scenario {
   description: string;
   server: ServerKind;
   worker: WorkerKind;
-  connect(address: string, taskQueue: string): Promise<ScenarioClient>;
+  /** Connects the bench's client; undefined when the worker process enqueues the jobs itself. */
+  connect?(address: string, taskQueue: string): Promise<ScenarioClient>;
 }
 
 /** A plain Temporal client, as the samples write it. */
@@ -73,5 +77,11 @@ export const scenarios: Record<ScenarioName, Scenario> = {
     server: 'npm-start',
     worker: 'ours',
     connect: (address, taskQueue) => jobClient(address, taskQueue, (index) => (index % 10 === 9 ? { failAttempts: 1 } : {})),
+  },
+  'ours-eager': {
+    name: 'ours-eager',
+    description: 'as ours, enqueued from the worker process on its connection with eager workflow start (client CPU counted in the worker)',
+    server: 'npm-start',
+    worker: 'ours-eager',
   },
 };

@@ -13,7 +13,9 @@ export type WorkerKind =
   /** The jobs worker as `npm run worker` runs it (dist/worker/main.js): every job type, logs, interceptors. */
   | 'ours'
   /** bench/plain/worker.ts: the samples-style application with the SDK's default options. */
-  | 'plain';
+  | 'plain'
+  /** bench/eager-worker.ts: our worker with the enqueuing client in its process (eager workflow start). */
+  | 'ours-eager';
 
 /** A worker running in its own process. */
 export interface BenchWorker {
@@ -33,6 +35,8 @@ export interface WorkerLaunch {
   logLevel?: string;
   /** Write a V8 CPU profile of the worker into this directory. @defaultValue no profile */
   cpuProfileDir?: string;
+  /** Extra environment, e.g. the in-process load's settings. @defaultValue none */
+  env?: Record<string, string>;
 }
 
 /** Starts a worker process and waits until it polls. */
@@ -45,7 +49,7 @@ export async function startBenchWorker(launch: WorkerLaunch): Promise<BenchWorke
     if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first (npm run bench does)`);
     args = [...profile, main];
   } else {
-    args = [...profile, '--import', 'tsx', path.join(__dirname, 'plain/worker.ts')];
+    args = [...profile, '--import', 'tsx', path.join(__dirname, launch.kind === 'plain' ? 'plain/worker.ts' : 'eager-worker.ts')];
   }
   const env = {
     ...process.env,
@@ -56,6 +60,7 @@ export async function startBenchWorker(launch: WorkerLaunch): Promise<BenchWorke
     DATABASE_URL: '',
     LOG_LEVEL: launch.logLevel ?? 'info',
     SHUTDOWN_GRACE_TIME: '5s',
+    ...launch.env,
   };
   const fd = openSync(logFile, 'a');
   const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', fd, fd] });

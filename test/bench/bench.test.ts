@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseBenchArgs, runBench } from '../../bench/main';
 import { formatReport, type BenchReport } from '../../bench/report';
-import { scenarioNames } from '../../bench/scenarios';
+import { defaultScenarios } from '../../bench/scenarios';
 
 // Keeps `npm run bench` from rotting: every scenario runs end to end with a handful of jobs. No
 // figure is asserted: speed lives in the bench's own report, never in a test.
@@ -26,7 +26,7 @@ describe('npm run bench (a few jobs)', function () {
     const options = parseBenchArgs(['--jobs', '10', '--repeat', '1', '--concurrency', '5', '--out', out]);
     const report = await runBench(options, () => {});
     const written = JSON.parse(await readFile(out, 'utf8')) as BenchReport;
-    assert.deepEqual(written.summaries.map((s) => s.scenario), [...scenarioNames]);
+    assert.deepEqual(written.summaries.map((s) => s.scenario), [...defaultScenarios]);
     for (const s of report.summaries) {
       assert.equal(s.notCompleted, 0, `${s.scenario}: every job completed`);
       assert.ok(s.throughput.median > 0, `${s.scenario}: throughput`);
@@ -40,11 +40,12 @@ describe('npm run bench (a few jobs)', function () {
     assert.match(formatReport(report), /ours\/baseline\s+\d/);
   });
 
-  it('paces the load with --rate', async () => {
-    const options = parseBenchArgs(['--jobs', '5', '--repeat', '1', '--rate', '10', '--scenarios', 'ours', '--out', path.join(dir, 'rate.json')]);
+  it('paces the load with --rate, and runs ours-eager (the load offered from the worker process)', async () => {
+    const options = parseBenchArgs(['--jobs', '5', '--repeat', '1', '--rate', '10', '--scenarios', 'ours,ours-eager', '--out', path.join(dir, 'rate.json')]);
     const report = await runBench(options, () => {});
-    assert.equal(report.runs[0]?.rate, 10);
-    assert.equal(report.summaries[0]?.notCompleted, 0);
+    assert.deepEqual(report.runs.map((r) => [r.scenario, r.rate]), [['ours', 10], ['ours-eager', 10]]);
+    assert.deepEqual(report.summaries.map((s) => s.notCompleted), [0, 0]);
+    assert.deepEqual(report.ratios.map((r) => r.name), ['ours-eager/ours']);
   });
 
   it('refuses an unknown scenario or a bad number', () => {
