@@ -81,6 +81,16 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   const cliPath = externalAddress ? '' : (await provisionTemporalCli({ cacheDir: config.cacheDir, temporalCliPath: config.temporalCliPath })).value;
   const startedAt = new Date().toISOString();
   const runs: RunResult[] = [];
+  const report = (): BenchReport => ({
+    startedAt,
+    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
+    machine: { cpus: os.cpus().length, loadAverage: os.loadavg() },
+    options: { ...options },
+    summaries: summarise(runs),
+    ratios: ratios(runs),
+    runs,
+  });
+  await mkdir(path.dirname(options.out), { recursive: true });
   for (let repeat = 1; repeat <= options.repeat; repeat++) {
     for (const name of options.scenarios) {
       log(`run ${repeat}/${options.repeat}: ${name} (${scenarios[name].description}), ${options.jobs} jobs${options.rate ? ` at ${options.rate}/s` : ''}`);
@@ -96,20 +106,12 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       });
       log(`  ${result.throughput.toFixed(1)} jobs/s, enqueue→start p50 ${result.enqueueToStart.p50} ms, enqueue→done p50 ${result.enqueueToComplete.p50} ms`);
       runs.push(result);
+      // Written after every run, so an interrupted bench keeps what it measured.
+      await writeFile(options.out, JSON.stringify(report(), null, 2) + '\n');
     }
   }
-  const report: BenchReport = {
-    startedAt,
-    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
-    machine: { cpus: os.cpus().length, loadAverage: os.loadavg() },
-    options: { ...options },
-    summaries: summarise(runs),
-    ratios: ratios(runs),
-    runs,
-  };
-  await mkdir(path.dirname(options.out), { recursive: true });
-  await writeFile(options.out, JSON.stringify(report, null, 2) + '\n');
-  return report;
+  const final = report();
+  return final;
 }
 
 if (require.main === module) {
