@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { provisionTemporalCli } from '../src/provision/temporal-cli';
 import { loadConfig } from '../src/shared/config';
 import { formatReport, ratios, summarise, type BenchReport } from './report';
-import { runScenario, type RunResult } from './run';
+import { runScenario, stopCurrentRun, type RunResult } from './run';
 import { defaultScenarios, scenarioNames, scenarios, type ScenarioName } from './scenarios';
 import { repoRoot } from './workers';
 
@@ -121,6 +121,10 @@ if (require.main === module) {
   } catch (err) {
     console.error((err as Error).message);
     process.exit(2);
+  }
+  // Ctrl-C stops the run's server and worker too (the dev server has its own process group).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void (stopCurrentRun.current?.() ?? Promise.resolve()).finally(() => process.exit(130)));
   }
   runBench(options)
     .then((report) => {

@@ -50,6 +50,9 @@ export interface RunResult {
   eventsPerJob: number;
 }
 
+/** What stops the processes of the run in progress; `npm run bench` calls it on Ctrl-C. */
+export const stopCurrentRun: { current?: () => Promise<void> } = {};
+
 /** Runs one scenario on a fresh server (unless an external one is given) and measures it. */
 export async function runScenario(scenario: Scenario, options: RunOptions): Promise<RunResult> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `bench-${scenario.name}-`));
@@ -57,6 +60,11 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
   let server: BenchServer | undefined;
   let worker: BenchWorker | undefined;
   const closers: (() => Promise<void>)[] = [];
+  stopCurrentRun.current = async () => {
+    await worker?.stop().catch(() => {});
+    await server?.stop().catch(() => {});
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+  };
   try {
     if (options.externalAddress) await waitForServer(options.externalAddress, 10_000);
     else server = await startBenchServer(scenario.server, options.cliPath, dir);
@@ -119,6 +127,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     await worker?.stop().catch(() => {});
     await server?.stop().catch(() => {});
     await rm(dir, { recursive: true, force: true }).catch(() => {});
+    stopCurrentRun.current = undefined;
   }
 }
 
