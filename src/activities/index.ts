@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../db/schema';
 import { createDeadLetterActivities } from './dead-letter';
 import { createEmailActivities, type EmailDeps } from './email';
+import { createNoopActivities } from './noop';
 import { createPaymentsActivities } from './payments';
 import { createReportsActivities } from './reports';
 import { createSyncSourceActivities } from './sync-source';
@@ -28,6 +29,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createReportsActivities(deps),
     ...createSyncSourceActivities(deps),
     ...createDeadLetterActivities(deps),
+    ...createNoopActivities(),
   };
 }
 

@@ -45,7 +45,11 @@ export function withRetrySchedule<I, O>(definition: JobDefinition, presetName: s
   const preset = presetOf(definition, presetName);
   const nonRetryableTypes = preset.nonRetryableErrorTypes ?? [];
   return async (input: I) => {
-    Context.current().log.info('job:attempt', { jobType: definition.type, step: presetName, attempt: Context.current().info.attempt });
+    const { attempt: current } = Context.current().info;
+    // A first attempt is the normal case (job:start already says the job began): debug, because a
+    // line per step per job was a measurable part of the worker's CPU per job (docs/performance.md).
+    // Retries, the attempts an operator looks for, stay at info.
+    Context.current().log[current > 1 ? 'info' : 'debug']('job:attempt', { jobType: definition.type, step: presetName, attempt: current });
     try {
       return await run(input);
     } catch (err) {

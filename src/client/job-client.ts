@@ -50,6 +50,17 @@ export interface EnqueueResult {
   handle: WorkflowHandle;
 }
 
+/** Options of a {@link JobClient} built on an existing Temporal client. */
+export interface JobClientOptions {
+  /**
+   * Request eager workflow start: the server hands a new job's first workflow task back in the
+   * start response to a worker of this process, saving a task-queue round trip (see
+   * docs/performance.md). Only for a client built on the worker's `NativeConnection`, e.g. a job
+   * that enqueues follow-up jobs or an app that embeds its worker. @defaultValue false
+   */
+  eagerStart?: boolean;
+}
+
 /** The typed API for enqueueing jobs and reading them back. */
 export class JobClient {
   /** The dead-letter queues: list, inspect, redrive and discard jobs that failed for good. */
@@ -60,7 +71,7 @@ export class JobClient {
   constructor(
     /** The Temporal client underneath. */
     readonly temporal: Client,
-    private readonly config: Pick<Config, 'taskQueue'>,
+    private readonly config: Pick<Config, 'taskQueue'> & JobClientOptions,
   ) {
     this.deadLetters = new DeadLetterQueue(temporal, config.taskQueue);
     this.schedules = new JobSchedules(temporal, config.taskQueue);
@@ -95,7 +106,7 @@ export class JobClient {
     const key = (registry[type].idempotencyKey as ((p: unknown) => string) | undefined)?.(parsed);
     const id = chosenId ?? key ?? `${type}-${randomUUID()}`;
     try {
-      const handle = await startJob(this.temporal, { type, id, payload: parsed, taskQueue: this.config.taskQueue, delayMs, priority, mode: 'enqueue' });
+      const handle = await startJob(this.temporal, { type, id, payload: parsed, taskQueue: this.config.taskQueue, delayMs, priority, mode: 'enqueue', eager: this.config.eagerStart });
       return { id, existed: false, handle };
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

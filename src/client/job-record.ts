@@ -6,6 +6,7 @@ import { definitionForWorkflowType } from '../jobs/registry';
 import type { StallReason } from '../shared/job-metrics';
 import { stallReason, type FailureLike } from '../shared/stall';
 import type { JobProgress, JobState } from '../workflows/job-state';
+import { localActivityAttempt } from './local-activity-marker';
 
 /**
  * Where a job is in its life; see docs/job-lifecycle.md.
@@ -162,7 +163,7 @@ function attemptsBegun(pending: PendingActivity): number {
 
 function lastStartedAttempt(tail: HistoryEvent[]): number {
   const id = attemptsEventId(tail);
-  if (id === undefined) return 0;
+  if (id === undefined) return localActivityAttempt(tail) ?? 0;
   return tail.find((e) => Number(e.eventId) === id)?.activityTaskStartedEventAttributes?.attempt ?? 0;
 }
 

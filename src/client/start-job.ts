@@ -31,6 +31,12 @@ export interface StartJobInput extends JobStartInput {
    * again only if its last run failed, was cancelled, terminated or timed out.
    */
   mode: 'enqueue' | 'redrive';
+  /**
+   * Ask the server to hand the job's first workflow task straight back to a worker in this process
+   * (eager workflow start). Needs a client built on that worker's `NativeConnection`.
+   * @defaultValue false
+   */
+  eager?: boolean;
 }
 
 /** The workflow start options of a job that do not depend on how it is started: the one place that sets them. */
@@ -66,5 +72,6 @@ export function startJob(client: Client, input: StartJobInput): Promise<Workflow
     workflowIdConflictPolicy: 'FAIL',
     workflowIdReusePolicy: input.mode === 'redrive' ? 'ALLOW_DUPLICATE_FAILED_ONLY' : 'REJECT_DUPLICATE',
     startDelay: input.delayMs || undefined,
+    requestEagerStart: (input.eager && !input.delayMs) || undefined,
   });
 }

@@ -81,6 +81,17 @@ export interface JobDefinition<
   idempotencyKey?(payload: z.output<TPayload>): string;
   /** A one-line summary shown in the Temporal Web UI, e.g. `send-email to ada@…`. @defaultValue the type */
   summary?(payload: z.output<TPayload>): string;
+  /**
+   * How the job's workflow runs its steps: `regular` activities go through the task queue (any
+   * worker may run an attempt; heartbeats; each attempt is in the history), `local` activities run
+   * inside the worker that runs the workflow task (about half the server work per job, see
+   * docs/performance.md). Local suits short steps only: no heartbeats, an attempt is bounded by
+   * `startToClose`, retries and `nextRetryDelay` still follow the preset, but an attempt that a
+   * crash interrupts is retried only after the workflow task times out, and the job record counts
+   * attempts from the workflow's markers rather than activity events. A semantic choice, so it is
+   * declared here, per job type. @defaultValue 'regular'
+   */
+  activity?: 'regular' | 'local';
 }
 
 /** Declares a job type; the identity function that lets TypeScript infer the payload and preset types. */

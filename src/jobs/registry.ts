@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { JobDefinition } from './definition';
 import { generateReportJob } from './generate-report';
+import { noopJob } from './noop';
 import { processPaymentJob } from './process-payment';
 import { sendEmailJob } from './send-email';
 import { syncDataJob } from './sync-data';
@@ -14,6 +15,8 @@ export const registry = {
   'process-payment': processPaymentJob,
   'generate-report': generateReportJob,
   'sync-data': syncDataJob,
+  // Does nothing: the benchmark's job and a health check (see src/jobs/noop.ts).
+  noop: noopJob,
 } as const satisfies { [T in string]: JobDefinition<z.ZodType, T> };
 
 /** Name of a registered job type. */

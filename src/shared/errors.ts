@@ -59,6 +59,8 @@ export const ErrorType = {
   SyncInvalidData: 'jobs:sync-invalid-data',
   /** A job needs a setting that is missing (e.g. SYNC_SOURCE_URL): retried, so fixing the config resumes the job. */
   MissingConfig: 'jobs:missing-config',
+  /** A `noop` job's attempt failed because its payload asked it to (`failAttempts`): retried. */
+  InjectedFailure: 'jobs:injected-failure',
   /** The reports directory cannot be written (permission, not a directory, read-only): never retried. */
   ReportFailed: 'jobs:report-failed',
   /** No dead-letter entry has that job ID. */

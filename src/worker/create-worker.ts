@@ -13,6 +13,7 @@ import type { Config } from '../shared/config';
 import { describe } from '../shared/errors';
 import { dataConverterFor } from '../shared/data-converter';
 import { connectionOptions } from '../shared/temporal-connection';
+import { workerTuning } from './tuning';
 
 /** The workers of one process, one per task queue, and what they hold open. */
 export interface CreatedWorker {
@@ -105,6 +106,8 @@ export async function createWorker(config: Config, options: CreateWorkerOptions 
           dataConverter,
           activities,
           interceptors: { activity: [jobActivityInterceptors] },
+          // Cache and eager-dispatch settings, measured by `npm run bench` (docs/performance.md).
+          ...workerTuning,
           ...queueWorkerOptions(plan, options),
           // On SIGINT/SIGTERM the worker stops polling, lets in-flight activities finish for this long,
           // then cancels them; Temporal retries cancelled attempts on another worker.

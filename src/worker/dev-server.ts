@@ -8,6 +8,7 @@ import { isListening } from '../shared/net';
 import { devServerDynamicConfigArgs } from '../shared/dev-server-config';
 import { customSearchAttributes } from '../shared/search-attributes';
 import { forgetDevServer, guardDevServer, recordDevServer, stopLeftoverDevServer } from './leftover-dev-server';
+import { devServerTuningArgs } from './tuning';
 
 /** A running `temporal server start-dev`. */
 export interface DevServer {
@@ -20,6 +21,8 @@ export interface DevServer {
    * @defaultValue graceMs 10000
    */
   stop: (graceMs?: number) => Promise<void>;
+  /** The server's process ID (for its CPU and memory in `npm run bench`). */
+  pid?: number;
 }
 
 /**
@@ -56,6 +59,8 @@ export async function startDevServer(
     '--namespace', config.namespace,
     '--log-level', 'error',
     ...devServerDynamicConfigArgs(),
+    // WAL journal, eager start and dispatch: the trade-offs are in tuning.ts.
+    ...devServerTuningArgs(),
     ...Object.entries(customSearchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
     ...(codecEndpoint ? ['--ui-codec-endpoint', codecEndpoint] : []),
   ];
@@ -79,7 +84,7 @@ export async function startDevServer(
     await stop();
     throw err;
   }
-  return { address, uiUrl: `http://${config.devServerIp}:${config.devServerUiPort}`, stop };
+  return { address, uiUrl: `http://${config.devServerIp}:${config.devServerUiPort}`, stop, pid: child.pid };
 }
 
 async function waitUntilReady(address: string, exited: Promise<number | null>, timeoutMs: number): Promise<void> {

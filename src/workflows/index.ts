@@ -4,3 +4,4 @@ export { processPaymentWorkflow } from './process-payment';
 export { generateReportWorkflow } from './generate-report';
 export { syncDataWorkflow } from './sync-data';
 export { deadLetterWorkflow } from './dead-letter';
+export { noopWorkflow } from './noop';

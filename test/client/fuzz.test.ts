@@ -42,6 +42,7 @@ const valid: Record<JobType, fc.Arbitrary<Payload>> = {
   'generate-report': fc
     .record({ from: isoDay, days: fc.integer({ min: 1, max: 366 }), format: fc.constantFrom('csv', 'json'), name: fc.stringMatching(/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,40}$/) })
     .map(({ from, days, ...rest }) => ({ ...rest, from: day(from), to: day(new Date(from.getTime() + days * 86_400_000)) })),
+  noop: fc.record({ failAttempts: fc.integer({ min: 0, max: 3 }) }),
   'sync-data': fc.record({
     source: fc.stringMatching(/^[a-z0-9-]{1,64}$/),
     pageSize: fc.integer({ min: 1, max: 1000 }),
@@ -84,6 +85,10 @@ const hostile: Record<JobType, fc.Arbitrary<Mutation>> = {
     fc.constantFrom('pdf', '', 'CSV').map((v) => set('format', v)),
     fc.constant(set('accounts', [])),
     fc.constant<Mutation>({ field: 'to', apply: (p) => ({ ...p, to: p.from }) }),
+  ),
+  noop: fc.oneof(
+    fc.constantFrom(-1, 4, 1.5, '1', null).map((v) => set('failAttempts', v)),
+    fc.string({ minLength: 1, maxLength: 20 }).filter((k) => k !== 'failAttempts').map((k): Mutation => ({ field: '', apply: (p) => ({ ...p, [k]: 1 }), says: k })),
   ),
   'sync-data': fc.oneof(
     fc.constantFrom('Upper', 'has space', '', 'x'.repeat(65), 'a/b').map((v) => set('source', v)),

@@ -1,0 +1,115 @@
+import type { RunResult } from './run';
+import { median, spread, type Spread } from './stats';
+
+/** One scenario's runs, summarised across repeats (medians). */
+export interface ScenarioSummary {
+  scenario: string;
+  server: string;
+  runs: number;
+  /** Jobs per second: median and range across repeats. */
+  throughput: Spread;
+  enqueueToStart: { p50: number; p95: number; p99: number };
+  enqueueToComplete: { p50: number; p95: number; p99: number };
+  /** CPU milliseconds per job, by process. */
+  cpuMsPerJob: { worker: number | null; client: number; server: number | null };
+  workerPeakRssMb: number | null;
+  notCompleted: number;
+  /** History events per job (median). */
+  eventsPerJob: number;
+}
+
+/** A throughput ratio: the median over repeats of the ratio within each repeat (so both sides saw the same load on the machine). */
+export interface Ratio {
+  name: string;
+  median: number;
+  min: number;
+  max: number;
+}
+
+/** The whole report, as written to JSON. */
+export interface BenchReport {
+  startedAt: string;
+  command: string;
+  machine: { cpus: number; loadAverage: number[] };
+  options: Record<string, unknown>;
+  summaries: ScenarioSummary[];
+  ratios: Ratio[];
+  runs: RunResult[];
+}
+
+const med = (values: (number | null)[]): number | null => {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length ? median(known) : null;
+};
+
+/** Summarises runs per scenario. */
+export function summarise(runs: RunResult[]): ScenarioSummary[] {
+  const names = [...new Set(runs.map((r) => r.scenario))];
+  return names.map((scenario) => {
+    const rs = runs.filter((r) => r.scenario === scenario);
+    const pct = (pick: (r: RunResult) => { p50: number; p95: number; p99: number }) => ({
+      p50: median(rs.map((r) => pick(r).p50)),
+      p95: median(rs.map((r) => pick(r).p95)),
+      p99: median(rs.map((r) => pick(r).p99)),
+    });
+    const perJob = (pick: (r: RunResult) => number | null) => med(rs.map((r) => { const v = pick(r); return v === null ? null : (v * 1000) / r.jobs; }));
+    return {
+      scenario,
+      server: rs[0]!.server,
+      runs: rs.length,
+      throughput: spread(rs.map((r) => r.throughput)),
+      enqueueToStart: pct((r) => r.enqueueToStart),
+      enqueueToComplete: pct((r) => r.enqueueToComplete),
+      cpuMsPerJob: { worker: perJob((r) => r.cpuSeconds.worker), client: perJob((r) => r.cpuSeconds.client)!, server: perJob((r) => r.cpuSeconds.server) },
+      workerPeakRssMb: med(rs.map((r) => r.workerPeakRssMb)),
+      notCompleted: rs.reduce((n, r) => n + r.notCompleted, 0),
+      eventsPerJob: median(rs.map((r) => r.eventsPerJob)),
+    };
+  });
+}
+
+/** ours/baseline, ours/ceiling (and the same for ours-failures and ours-eager), repeat by repeat. */
+export function ratios(runs: RunResult[]): Ratio[] {
+  const pairs = [
+    ['ours', 'baseline'],
+    ['ours', 'ceiling'],
+    ['ours-failures', 'baseline'],
+    ['ours-failures', 'ceiling'],
+    ['ours-eager', 'ours'],
+    ['ours-eager', 'baseline'],
+    ['ours-eager', 'ceiling'],
+  ] as const;
+  const out: Ratio[] = [];
+  for (const [a, b] of pairs) {
+    const values: number[] = [];
+    for (const repeat of new Set(runs.map((r) => r.repeat))) {
+      const x = runs.find((r) => r.scenario === a && r.repeat === repeat);
+      const y = runs.find((r) => r.scenario === b && r.repeat === repeat);
+      if (x && y) values.push(x.throughput / y.throughput);
+    }
+    if (values.length) out.push({ name: `${a}/${b}`, ...spread(values) });
+  }
+  return out;
+}
+
+const f = (v: number | null, digits = 1) => (v === null || Number.isNaN(v) ? '-' : v.toFixed(digits));
+
+/** The table `npm run bench` prints. */
+export function formatReport(report: BenchReport): string {
+  const head = ['scenario', 'jobs/s (min-max)', 'start p50/p95/p99 ms', 'done p50/p95/p99 ms', 'CPU ms/job worker/client/server', 'worker RSS MB', 'events/job', 'failed'];
+  const rows = report.summaries.map((s) => [
+    s.scenario,
+    `${f(s.throughput.median)} (${f(s.throughput.min)}-${f(s.throughput.max)})`,
+    `${f(s.enqueueToStart.p50, 0)}/${f(s.enqueueToStart.p95, 0)}/${f(s.enqueueToStart.p99, 0)}`,
+    `${f(s.enqueueToComplete.p50, 0)}/${f(s.enqueueToComplete.p95, 0)}/${f(s.enqueueToComplete.p99, 0)}`,
+    `${f(s.cpuMsPerJob.worker)}/${f(s.cpuMsPerJob.client)}/${f(s.cpuMsPerJob.server)}`,
+    f(s.workerPeakRssMb, 0),
+    f(s.eventsPerJob, 0),
+    String(s.notCompleted),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  const lines = [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ''];
+  for (const r of report.ratios) lines.push(`${r.name.padEnd(24)} ${f(r.median, 2)} (${f(r.min, 2)}-${f(r.max, 2)})`);
+  return lines.join('\n');
+}

@@ -1,0 +1,87 @@
+import { Client, Connection } from '@temporalio/client';
+import { JobClient } from '../src/client/job-client';
+import type { ServerKind } from './servers';
+import type { WorkerKind } from './workers';
+
+/** The scenarios `npm run bench` knows, in the order it interleaves them. */
+export const scenarioNames = ['ceiling', 'baseline', 'ours', 'ours-failures', 'ours-eager'] as const;
+
+/** The scenarios a plain `npm run bench` runs; `ours-eager` is asked for by name. */
+export const defaultScenarios: readonly ScenarioName[] = ['ceiling', 'baseline', 'ours', 'ours-failures'];
+
+/** A scenario's name. */
+export type ScenarioName = (typeof scenarioNames)[number];
+
+/** Starts job number `index` under workflow ID `id`. */
+export type Enqueue = (id: string, index: number) => Promise<void>;
+
+/** A client connected for one scenario. */
+export interface ScenarioClient {
+  enqueue: Enqueue;
+  close(): Promise<void>;
+}
+
+/** One scenario: which server, which worker, and how a job is enqueued. */
+export interface Scenario {
+  name: ScenarioName;
+  /** What it measures, for the report. */
+  description: string;
+  server: ServerKind;
+  worker: WorkerKind;
+  /** Connects the bench's client; undefined when the worker process enqueues the jobs itself. */
+  connect?(address: string, taskQueue: string): Promise<ScenarioClient>;
+}
+
+/** A plain Temporal client, as the samples write it. */
+async function plainClient(address: string, start: (client: Client, id: string) => Promise<unknown>): Promise<ScenarioClient> {
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection, namespace: 'default' });
+  return { enqueue: async (id) => void (await start(client, id)), close: () => connection.close() };
+}
+
+/** Our client: `JobClient.enqueue('noop', …)`, so validation, ID policy, memo and search attribute all apply. */
+async function jobClient(address: string, taskQueue: string, payload: (index: number) => { failAttempts?: number }): Promise<ScenarioClient> {
+  const jobs = await JobClient.connect({ temporalAddress: address, namespace: 'default', taskQueue });
+  return {
+    enqueue: async (id, index) => void (await jobs.enqueue('noop', payload(index), { id })),
+    close: () => jobs.close(),
+  };
+}
+
+/** Every scenario, by name. */
+export const scenarios: Record<ScenarioName, Scenario> = {
+  ceiling: {
+    name: 'ceiling',
+    description: 'an empty workflow on the npm start server: the most one workflow per job can do there',
+    server: 'npm-start',
+    worker: 'plain',
+    connect: (address, taskQueue) => plainClient(address, (c, id) => c.workflow.start('emptyWorkflow', { taskQueue, workflowId: id })),
+  },
+  baseline: {
+    name: 'baseline',
+    description: 'samples-style workflow + regular activity, default worker options, on a stock persistent dev server',
+    server: 'stock',
+    worker: 'plain',
+    connect: (address, taskQueue) => plainClient(address, (c, id) => c.workflow.start('greetWorkflow', { taskQueue, workflowId: id, args: ['Temporal'] })),
+  },
+  ours: {
+    name: 'ours',
+    description: 'the noop job through JobClient and the jobs worker, on the npm start server',
+    server: 'npm-start',
+    worker: 'ours',
+    connect: (address, taskQueue) => jobClient(address, taskQueue, () => ({})),
+  },
+  'ours-failures': {
+    name: 'ours-failures',
+    description: 'as ours, with every tenth job failing its first attempt (retried after 1 s)',
+    server: 'npm-start',
+    worker: 'ours',
+    connect: (address, taskQueue) => jobClient(address, taskQueue, (index) => (index % 10 === 9 ? { failAttempts: 1 } : {})),
+  },
+  'ours-eager': {
+    name: 'ours-eager',
+    description: 'as ours, enqueued from the worker process on its connection with eager workflow start (client CPU counted in the worker)',
+    server: 'npm-start',
+    worker: 'ours-eager',
+  },
+};

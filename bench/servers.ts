@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import { openSync, closeSync } from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { loadConfig } from '../src/shared/config';
+import { startDevServer } from '../src/worker/dev-server';
+import { freePort } from './ports';
+
+/** Which Temporal server a scenario runs on. */
+export type ServerKind =
+  /** The dev server exactly as `npm start` starts it (src/worker/dev-server.ts: WAL, dynamic config). */
+  | 'npm-start'
+  /** `temporal server start-dev --db-filename <file>` and nothing else: what a user without this project runs. */
+  | 'stock';
+
+/** A server a scenario runs against. */
+export interface BenchServer {
+  address: string;
+  /** Its process, when the bench started it (for CPU). */
+  pid?: number;
+  stop(): Promise<void>;
+}
+
+/** Starts a fresh server of that kind with its database in `dir`. */
+export async function startBenchServer(kind: ServerKind, cliPath: string, dir: string): Promise<BenchServer> {
+  const [port, uiPort] = [await freePort(), await freePort()];
+  if (kind === 'npm-start') {
+    const config = loadConfig({ dataDir: dir, devServerPort: port, devServerUiPort: uiPort, temporalAddress: undefined }, {});
+    const server = await startDevServer(cliPath, config);
+    return { address: server.address, pid: server.pid, stop: server.stop };
+  }
+  const address = `127.0.0.1:${port}`;
+  // A stock server logs at its default level; its log goes to a file, as a user's terminal would take it.
+  const log = openSync(path.join(dir, 'server.log'), 'a');
+  const child = spawn(cliPath, ['server', 'start-dev', '--db-filename', path.join(dir, 'temporal.db'), '--port', String(port), '--ui-port', String(uiPort)], {
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  try {
+    await waitForServer(address, 60_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { address, pid: child.pid, stop };
+}
+
+/** Waits until a Temporal frontend answers at `address`. */
+export async function waitForServer(address: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.getSystemInfo({});
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`no Temporal server answered at ${address}: ${String(err)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}

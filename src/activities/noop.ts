@@ -1,0 +1,26 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { noopJob, noopPayload, type NoopResult } from '../jobs/noop';
+import { ErrorType } from '../shared/errors';
+import { parseJobPayload } from './job-payload';
+import { withRetrySchedule } from './retry-schedule';
+
+/** Input of the `runNoop` activity. */
+export interface RunNoopInput {
+  /** The job's payload, validated again here because it crossed a process boundary. */
+  payload: unknown;
+}
+
+/** Builds the `noop` job's activity: it does nothing, or fails its first `failAttempts` attempts. */
+export function createNoopActivities() {
+  return {
+    runNoop: withRetrySchedule(noopJob, 'run', async (input: RunNoopInput): Promise<NoopResult> => {
+      const { failAttempts } = parseJobPayload('noop', noopPayload, input.payload);
+      const { attempt } = Context.current().info;
+      if (attempt <= failAttempts) {
+        throw ApplicationFailure.retryable(`attempt ${attempt} of ${failAttempts} asked to fail`, ErrorType.InjectedFailure);
+      }
+      return { attempt };
+    }),
+  };
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { ErrorType } from '../shared/errors';
+import { schedule } from '../shared/retry';
+import { defineJob } from './definition';
+
+/** Payload of a `noop` job. */
+export const noopPayload = z
+  .object({
+    /**
+     * Fail this many first attempts (retryably) before succeeding, to watch a retry happen.
+     * @defaultValue 0
+     */
+    failAttempts: z.number().int().min(0).max(3).default(0),
+  })
+  .strict();
+
+/** A validated `noop` payload. */
+export type NoopPayload = z.infer<typeof noopPayload>;
+
+/** What a `noop` job returns. */
+export interface NoopResult {
+  /** The attempt that succeeded (1 unless `failAttempts` asked for failures). */
+  attempt: number;
+}
+
+/**
+ * The `noop` job type: does nothing, through the whole job path (validation, retry schedule, logs,
+ * interceptors, DLQ). It is how `npm run bench` measures the framework's own cost per job, and how
+ * an operator checks that a deployed worker picks up jobs (`jobctl enqueue noop '{}'`). Its step is
+ * a local activity (`activity: 'local'`), the lever for short jobs.
+ */
+export const noopJob = defineJob({
+  type: 'noop',
+  workflowType: 'noopWorkflow',
+  description: 'Do nothing (a health check and the benchmark job); failAttempts makes its first attempts fail',
+  payload: noopPayload,
+  presets: {
+    run: {
+      retry: schedule('1s', '5s', '30s'),
+      nonRetryableErrorTypes: [ErrorType.InvalidPayload],
+      timeouts: { startToClose: '10s', scheduleToClose: '5m' },
+    },
+  },
+  mainPreset: 'run',
+  steps: ['run'],
+  activity: 'local',
+});

@@ -1,0 +1,19 @@
+import { proxyActivities, proxyLocalActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
+import type { LocalActivityOptions } from '@temporalio/common';
+import { presetOf, presetOptions, type JobDefinition } from '../jobs/definition';
+
+/** The local-activity options of a job's named preset: the same retry policy and timeouts, no heartbeat. */
+export function localActivityOptions(definition: JobDefinition, preset: string = definition.mainPreset): LocalActivityOptions {
+  const { startToCloseTimeout, scheduleToCloseTimeout, retry, cancellationType } = presetOptions(presetOf(definition, preset));
+  return { startToCloseTimeout, scheduleToCloseTimeout, retry, cancellationType };
+}
+
+/**
+ * The activities a job's workflow calls under its named preset: local when the definition declares
+ * `activity: 'local'`, regular otherwise. Workflow code, so it must be called at module load or in
+ * the workflow, like `proxyActivities` itself.
+ */
+export function jobActivities<A extends object>(definition: JobDefinition, preset: string = definition.mainPreset): ActivityInterfaceFor<A> {
+  if (definition.activity === 'local') return proxyLocalActivities<A>(localActivityOptions(definition, preset));
+  return proxyActivities<A>(presetOptions(presetOf(definition, preset)));
+}

@@ -1,0 +1,13 @@
+import type { Activities } from '../activities';
+import { noopJob, type NoopPayload, type NoopResult } from '../jobs/noop';
+import { jobActivities } from './job-activities';
+import { trackJob } from './job-state';
+
+// A local activity: noopJob declares `activity: 'local'`.
+const { runNoop } = jobActivities<Activities>(noopJob, 'run');
+
+/** Runs one `noop` job. Its log events, final state and DLQ hand-off come from the job interceptor. */
+export async function noopWorkflow(payload: NoopPayload): Promise<NoopResult> {
+  trackJob(noopJob);
+  return runNoop({ payload });
+}

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseBenchArgs, runBench } from '../../bench/main';
+import { formatReport, type BenchReport } from '../../bench/report';
+import { defaultScenarios } from '../../bench/scenarios';
+
+// Keeps `npm run bench` from rotting: every scenario runs end to end with a handful of jobs. No
+// figure is asserted: speed lives in the bench's own report, never in a test.
+describe('npm run bench (a few jobs)', function () {
+  this.timeout(600_000);
+  let dir: string;
+  before(async function () {
+    if (process.env.TEMPORAL_ADDRESS) this.skip();
+    assert.ok(existsSync(path.resolve(__dirname, '../../dist/worker/main.js')), 'npm run build first (npm test does)');
+    dir = await mkdtemp(path.join(os.tmpdir(), 'bench-test-'));
+  });
+  after(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('runs every scenario on its own server and reports throughput, latency, CPU, memory and ratios', async () => {
+    const out = path.join(dir, 'report.json');
+    const options = parseBenchArgs(['--jobs', '10', '--repeat', '1', '--concurrency', '5', '--out', out]);
+    const report = await runBench(options, () => {});
+    const written = JSON.parse(await readFile(out, 'utf8')) as BenchReport;
+    assert.deepEqual(written.summaries.map((s) => s.scenario), [...defaultScenarios]);
+    for (const s of report.summaries) {
+      assert.equal(s.notCompleted, 0, `${s.scenario}: every job completed`);
+      assert.ok(s.throughput.median > 0, `${s.scenario}: throughput`);
+      assert.ok(s.enqueueToComplete.p50 >= s.enqueueToStart.p50, `${s.scenario}: done after start`);
+      assert.ok(s.cpuMsPerJob.worker !== null && s.cpuMsPerJob.server !== null, `${s.scenario}: worker and server CPU read from /proc`);
+      assert.ok(s.workerPeakRssMb !== null && s.workerPeakRssMb > 0, `${s.scenario}: worker RSS`);
+    }
+    assert.equal(report.summaries.find((s) => s.scenario === 'baseline')?.server, 'stock');
+    assert.equal(report.summaries.find((s) => s.scenario === 'ours')?.server, 'npm-start');
+    assert.deepEqual(report.ratios.map((r) => r.name), ['ours/baseline', 'ours/ceiling', 'ours-failures/baseline', 'ours-failures/ceiling']);
+    assert.match(formatReport(report), /ours\/baseline\s+\d/);
+  });
+
+  it('paces the load with --rate, and runs ours-eager (the load offered from the worker process)', async () => {
+    const options = parseBenchArgs(['--jobs', '5', '--repeat', '1', '--rate', '10', '--scenarios', 'ours,ours-eager', '--out', path.join(dir, 'rate.json')]);
+    const report = await runBench(options, () => {});
+    assert.deepEqual(report.runs.map((r) => [r.scenario, r.rate]), [['ours', 10], ['ours-eager', 10]]);
+    assert.deepEqual(report.summaries.map((s) => s.notCompleted), [0, 0]);
+    assert.deepEqual(report.ratios.map((r) => r.name), ['ours-eager/ours']);
+  });
+
+  it('refuses an unknown scenario or a bad number', () => {
+    assert.throws(() => parseBenchArgs(['--scenarios', 'fastest']), /unknown scenario fastest/);
+    assert.throws(() => parseBenchArgs(['--jobs=0']), /--jobs must be a positive number/);
+  });
+});
