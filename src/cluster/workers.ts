@@ -1,3 +1,4 @@
+import { freePortOn } from './ports';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { spawnLogged, type ClusterChild } from './child';
@@ -32,7 +33,9 @@ export async function startWorkerProcess(name: string, address: string, env: Nod
     const merged = { ...process.env, ...env };
     // Readiness is read from the `worker:started` line, which is logged at info.
     const level = merged.LOG_LEVEL === 'trace' || merged.LOG_LEVEL === 'debug' ? merged.LOG_LEVEL : 'info';
-    current = spawnLogged(name, process.execPath, [main], { ...merged, LOG_LEVEL: level, TEMPORAL_ADDRESS: address }, logFile, repoRoot);
+    // Several workers share this machine: each serves its metrics on a port of its own.
+    const metricsPort = merged.METRICS_PORT ?? String(await freePortOn('127.0.0.1'));
+    current = spawnLogged(name, process.execPath, [main], { ...merged, LOG_LEVEL: level, TEMPORAL_ADDRESS: address, METRICS_PORT: metricsPort }, logFile, repoRoot);
     let exit: number | string | undefined;
     void current.exited.then((code) => (exit = code));
     const deadline = Date.now() + readyTimeoutMs;
