@@ -20,6 +20,9 @@ export function addStatsCommand(program: Command): void {
 export function formatStats(stats: JobStats): string {
   const rows = stats.types.map((t) => ({ ...t, 'dead-lettered': t.deadLettered }));
   const table = formatTable(rows, ['type', 'backlog', 'running', 'completed', 'failed', 'dead-lettered']);
-  const queue = stats.queue.map((q) => `  ${q.queueType} tasks waiting: ${q.count}${q.count > 0 ? ` (oldest ${q.ageSeconds.toFixed(1)}s)` : ''}`);
-  return [table, '', `task queue ${stats.taskQueue}:`, ...queue].join('\n');
+  const queues = stats.queues.flatMap(({ taskQueue, backlog }) => [
+    `task queue ${taskQueue}:`,
+    ...backlog.map((q) => `  ${q.queueType} tasks waiting: ${q.count}${q.count > 0 ? ` (oldest ${q.ageSeconds.toFixed(1)}s)` : ''}`),
+  ]);
+  return [table, '', ...queues].join('\n');
 }

@@ -1,4 +1,5 @@
-import { jobTypes, type JobType } from '../jobs/registry';
+import { jobTypes, registry, type JobType } from '../jobs/registry';
+import { taskQueueFor } from '../jobs/task-queues';
 import type { JobClient } from './job-client';
 import { taskQueueBacklog, type QueueBacklog } from './task-queue-stats';
 
@@ -23,22 +24,27 @@ export interface JobStats {
   at: string;
   taskQueue: string;
   types: JobTypeStats[];
-  /** Tasks due but not yet picked up by a worker, per side of the task queue. */
+  /** Tasks due but not yet picked up by a worker, per side of the shared task queue. */
   queue: QueueBacklog[];
+  /** The same for every task queue of the registry's job types, the shared one first. */
+  queues: { taskQueue: string; backlog: QueueBacklog[] }[];
 }
 
 /**
  * Counts jobs per type: backlog, running, completed and failed from Temporal's visibility store
  * (eventually consistent: a second or so behind), dead-lettered from the dead-letter queues, and
- * the task queue's own backlog. Only jobs on the client's task queue are counted.
+ * the backlog of each task queue (whether or not a worker serves it). A type with a queue of its own
+ * is counted on that queue and on the shared one, where it ran before it moved.
  */
 export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise<JobStats> {
   const client = jobs.temporal;
   const count = async (query: string) => (await client.workflow.count(query)).count;
-  const [types, deadLetters, queue] = await Promise.all([
+  const allQueues = [...new Set([jobs.taskQueue, ...jobTypes.map((t) => taskQueueFor(jobs.taskQueue, registry[t]))])];
+  const [types, deadLetters, queues] = await Promise.all([
     Promise.all(
       jobTypes.map(async (type) => {
-        const base = `JobType = '${type}' AND TaskQueue = '${jobs.taskQueue.replace(/'/g, "\\'")}'`;
+        const queues = [...new Set([jobs.taskQueue, taskQueueFor(jobs.taskQueue, registry[type])])].map((q) => `'${q.replace(/'/g, "\\'")}'`);
+        const base = `JobType = '${type}' AND TaskQueue IN (${queues.join(', ')})`;
         const [open, backlog, completed, failed] = await Promise.all([
           count(`${base} AND ExecutionStatus = 'Running'`),
           count(`${base} AND ExecutionStatus = 'Running' AND ExecutionTime > '${now.toISOString()}'`),
@@ -49,12 +55,13 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
       }),
     ),
     jobs.deadLetters.counts(),
-    taskQueueBacklog(client, jobs.taskQueue),
+    Promise.all(allQueues.map(async (taskQueue) => ({ taskQueue, backlog: await taskQueueBacklog(client, taskQueue) }))),
   ]);
   return {
     at: now.toISOString(),
     taskQueue: jobs.taskQueue,
     types: types.map((t) => ({ ...t, deadLettered: deadLetters[t.type]['dead-lettered'] })),
-    queue,
+    queue: queues[0]!.backlog,
+    queues,
   };
 }

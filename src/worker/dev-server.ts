@@ -65,7 +65,8 @@ export async function startDevServer(
     ...(codecEndpoint ? ['--ui-codec-endpoint', codecEndpoint] : []),
   ];
   // Its own process group: a terminal's Ctrl-C reaches only us, so the worker drains before the server stops.
-  const child = spawn(cliPath, args, { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+  // Its stdout is only a banner (with a metrics address that is not the worker's); errors go to stderr.
+  const child = spawn(cliPath, args, { stdio: ['ignore', 'ignore', 'inherit'], detached: true });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   if (child.pid !== undefined) await recordDevServer(config.dataDir, child.pid);
   const dismissGuard = child.pid !== undefined ? guardDevServer(child.pid, dbFile) : () => {};

@@ -1,5 +1,7 @@
 import type { Worker } from '@temporalio/worker';
 import type pino from 'pino';
+import { jobTypes, registry } from '../jobs/registry';
+import { planQueues } from '../jobs/task-queues';
 import type { Config } from '../shared/config';
 import { createWorker, type CreateWorkerOptions } from './create-worker';
 import { metricsBindAddress } from './logger';
@@ -24,7 +26,9 @@ export async function runWorker(config: Config, logger: pino.Logger, onReady: ()
       logger.info({ taskQueue: plan.taskQueue, namespace: config.namespace, types: plan.types, concurrency: options.concurrency ?? plan.concurrency, rateLimit: plan.rateLimit }, 'worker:started');
       if (extra.length > 0) logger.warn({ taskQueue: plan.taskQueue, types: extra, why: 'job types on one task queue are served together' }, 'worker:extra-types');
     }
-    if (metricsBindAddress(config)) stopSampler = startQueueSampler(client, config, plans.map((p) => p.taskQueue), logger);
+    // Every job type's queue, served here or not: a queue nobody serves is the backlog to see.
+    const allQueues = planQueues(config.taskQueue, jobTypes.map((t) => registry[t])).map((p) => p.taskQueue);
+    if (metricsBindAddress(config)) stopSampler = startQueueSampler(client, config, allQueues, logger);
     const onSignal = (signal: NodeJS.Signals) => {
       const status = workers.map((w) => w.getStatus());
       const inFlightActivities = status.reduce((n, s) => n + s.numInFlightActivities, 0);
