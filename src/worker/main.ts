@@ -5,6 +5,7 @@ import { jobTypes } from '../jobs/registry';
 import { loadConfig } from '../shared/config';
 import { describeRedacted } from '../shared/redact';
 import { installRuntime } from './logger';
+import { stopWhenOrphaned } from './orphan-watch';
 import { runWorker } from './run';
 
 async function main(): Promise<void> {
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
     .parse(process.argv);
   const { types } = program.opts<{ types?: string }>();
   const config = loadConfig({ workerJobTypes: types });
+  stopWhenOrphaned();
   const { logger, metricsUrl } = await installRuntime(config);
   await runWorker(config, logger, () => {
     if (metricsUrl) logger.info({ url: metricsUrl }, 'metrics:serving');

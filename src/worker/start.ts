@@ -10,6 +10,7 @@ import { describeRedacted } from '../shared/redact';
 import { temporalAddress } from '../shared/temporal-connection';
 import { startDevServer, type DevServer } from './dev-server';
 import { installRuntime } from './logger';
+import { stopWhenOrphaned } from './orphan-watch';
 import { runWorker } from './run';
 
 async function main(): Promise<void> {
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
     void Promise.all([devServer?.stop(), codecServer?.close()]).finally(() => process.exit(130));
   };
   process.once('SIGINT', early).once('SIGTERM', early);
+  stopWhenOrphaned();
 
   const encrypted = loadKeyRing(config) !== undefined;
   if (!encrypted) logger.warn('payloads:unencrypted — job payloads are stored in clear in Temporal; set ENCRYPTION_KEYS or ENCRYPTION_KEY_FILE to encrypt them (docs/security.md)');
