@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure, TemporalFailure, type Duration } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure, TemporalFailure, type Duration } from '@temporalio/common';
 import { msToNumber } from '../shared/sdk-internals';
 import { jobMaxAttempts, presetOf, type JobDefinition } from '../jobs/definition';
 import { ErrorType, describe } from '../shared/errors';
@@ -54,6 +54,19 @@ export function withRetrySchedule<I, O>(definition: JobDefinition, presetName: s
       return await run(input);
     } catch (err) {
       const { attempt } = Context.current().info;
+      if (err instanceof CancelledFailure) {
+        // Not a failure of the work: the job was cancelled (info), or the worker is stopping and
+        // the activity interceptor turns this into a retryable jobs:worker-shutdown (warn).
+        const shutdown = err.message === 'WORKER_SHUTDOWN';
+        Context.current().log[shutdown ? 'warn' : 'info'](shutdown ? 'job:attempt-failed' : 'job:attempt-cancelled', {
+          jobType: definition.type,
+          attempt,
+          retrying: shutdown,
+          errorType: shutdown ? ErrorType.WorkerShutdown : undefined,
+          error: describe(err),
+        });
+        throw err;
+      }
       const failure = toScheduledFailure(preset.retry, attempt, err);
       const retrying =
         attempt < jobMaxAttempts(definition, presetName) &&
