@@ -69,7 +69,7 @@ export async function startDevServer(
   const child = spawn(cliPath, args, { stdio: ['ignore', 'ignore', 'inherit'], detached: true });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   if (child.pid !== undefined) await recordDevServer(config.dataDir, child.pid);
-  const dismissGuard = child.pid !== undefined ? guardDevServer(child.pid, dbFile) : () => {};
+  const dismissGuard = child.pid !== undefined ? guardDevServer(child.pid, dbFile, config.dataDir) : () => {};
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
 

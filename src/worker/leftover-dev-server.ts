@@ -14,13 +14,15 @@ import { promisify } from 'node:util';
  * checking that the pid still runs this database's `start-dev` (so a reused pid is never killed).
  */
 const guardScript = `
-owner=$1 server=$2 db=$3
+owner=$1 server=$2 db=$3 pidfile=$4
 ours() { case "$(ps -o command= -p "$server" 2>/dev/null)" in *start-dev*"$db"*) return 0;; esac; return 1; }
 while kill -0 "$owner" 2>/dev/null && kill -0 "$server" 2>/dev/null; do sleep 1; done
 kill -0 "$owner" 2>/dev/null && exit 0
 ours && kill "$server"
 i=0; while [ $i -lt 10 ] && ours; do sleep 1; i=$((i+1)); done
 ours && kill -9 "$server"
+# The server is gone: forget it, unless a newer npm start has written its own server there since.
+[ "$(cut -d' ' -f1 "$pidfile" 2>/dev/null)" = "$server" ] && rm -f "$pidfile"
 exit 0
 `;
 
@@ -28,8 +30,9 @@ exit 0
  * Starts the guard of a dev server owned by this process; returns how to dismiss it (on a normal
  * stop). It outlives a SIGKILL of this process because it runs in its own session.
  */
-export function guardDevServer(serverPid: number, dbFile: string): () => void {
-  const guard = spawn('/bin/sh', ['-c', guardScript, 'durable-jobs-dev-server-guard', String(process.pid), String(serverPid), dbFile], { stdio: 'ignore', detached: true });
+export function guardDevServer(serverPid: number, dbFile: string, dataDir: string): () => void {
+  const args = [String(process.pid), String(serverPid), dbFile, pidFile(dataDir)];
+  const guard = spawn('/bin/sh', ['-c', guardScript, 'durable-jobs-dev-server-guard', ...args], { stdio: 'ignore', detached: true });
   guard.on('error', () => undefined);
   guard.unref();
   return () => {

@@ -101,7 +101,8 @@ describe('npm start under repeated and fatal signals', function () {
   it('after SIGKILL of npm start, its dev server stops too, and the next start is clean', async () => {
     const first = await start();
     await killIfRunning(first);
-    await until('the killed npm start’s dev server has stopped', async () => !(await serverUp()) && !(await isListening('127.0.0.1', uiPort)), 60_000);
+    // The guard removes the pid file once the server process has exited, not merely closed its ports.
+    await until('the killed npm start’s dev server has stopped', async () => !(await serverUp()) && !(await isListening('127.0.0.1', uiPort)) && !existsSync(pidFile(dataDir)), 60_000);
     const second = await start();
     assert.doesNotMatch(second.output(), /stopped the dev server/, 'nothing was left for it to stop');
     assert.ok(await serverUp());

@@ -13,7 +13,7 @@ describe('task queues of job types', () => {
       plans.map((p) => [p.taskQueue, p.shared, p.types, p.concurrency, p.rateLimit]),
       [
         ['durable-jobs:email', false, ['send-email'], 20, undefined],
-        ['durable-jobs', true, ['process-payment', 'generate-report', 'sync-data'], defaultConcurrency, undefined],
+        ['durable-jobs', true, ['process-payment', 'generate-report', 'sync-data', 'noop'], defaultConcurrency, undefined],
       ],
     );
   });
