@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
 import { loadConfig } from '../src/shared/config';
 import { startDevServer } from '../src/worker/dev-server';
-import { freePort } from './ports';
+import { freePort } from '../src/shared/net';
+import { waitForFrontend } from '../src/shared/wait-for-frontend';
 
 /** Which Temporal server a scenario runs on. */
 export type ServerKind =
@@ -54,19 +54,6 @@ export async function startBenchServer(kind: ServerKind, cliPath: string, dir: s
 
 /** Waits until a Temporal frontend answers at `address`. */
 export async function waitForServer(address: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const connection = await Connection.connect({ address, connectTimeout: 1000 });
-      try {
-        await connection.workflowService.getSystemInfo({});
-        return;
-      } finally {
-        await connection.close();
-      }
-    } catch (err) {
-      if (Date.now() > deadline) throw new Error(`no Temporal server answered at ${address}: ${String(err)}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
+  const wait = await waitForFrontend(address, { timeoutMs });
+  if (!wait.answered) throw new Error(`no Temporal server answered at ${address}: ${String('lastError' in wait ? wait.lastError : wait.exit)}`);
 }

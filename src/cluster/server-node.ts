@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
+import { waitForFrontend } from '../shared/wait-for-frontend';
 import { spawnLogged, waitForPort, type ClusterChild } from './child';
 import type { PostgresServer } from './postgres';
 import { deployDir, type TemporalDatabases } from './scripts';
@@ -130,24 +130,8 @@ export async function startServerNode(spec: NodeSpec, shared: NodeSharedOptions)
 
 /** The frontend listens before its membership has settled: wait until it answers a real call. */
 async function waitUntilServing(child: ClusterChild, address: string, timeoutMs: number, logFile: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  let exit: number | string | undefined;
-  void child.exited.then((code) => (exit = code));
-  while (Date.now() < deadline) {
-    if (exit !== undefined) throw new Error(`${child.name} exited (${String(exit)}) before its frontend answered; see ${logFile}`);
-    try {
-      const connection = await Connection.connect({ address, connectTimeout: 2000 });
-      try {
-        await connection.workflowService.getSystemInfo({});
-        return;
-      } finally {
-        await connection.close();
-      }
-    } catch (err) {
-      last = err;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  throw new Error(`the Temporal frontend at ${address} did not answer within ${timeoutMs / 1000}s: ${String(last)}`);
+  const wait = await waitForFrontend(address, { timeoutMs, exited: child.exited, pollMs: 500, connectTimeoutMs: 2000 });
+  if (wait.answered) return;
+  if ('lastError' in wait) throw new Error(`the Temporal frontend at ${address} did not answer within ${timeoutMs / 1000}s: ${String(wait.lastError)}`);
+  throw new Error(`${child.name} exited (${String(wait.exit)}) before its frontend answered; see ${logFile}`);
 }

@@ -8,3 +8,15 @@ export function isListening(host: string, port: number): Promise<boolean> {
     socket.once('error', () => resolve(false));
   });
 }
+
+/** A TCP port free on `host` right now (the kernel's choice). */
+export function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

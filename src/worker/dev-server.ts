@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
 import type { Config } from '../shared/config';
 import { describe } from '../shared/errors';
+import { waitForFrontend } from '../shared/wait-for-frontend';
 import { isListening } from '../shared/net';
 import { devServerDynamicConfigArgs } from '../shared/dev-server-config';
 import { customSearchAttributes } from '../shared/search-attributes';
@@ -89,26 +89,10 @@ export async function startDevServer(
 }
 
 async function waitUntilReady(address: string, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  let exitCode: number | null | undefined;
-  void exited.then((code) => (exitCode = code));
-  while (Date.now() < deadline) {
-    if (exitCode !== undefined) throw new Error(`the Temporal dev server exited with code ${String(exitCode)} before it was ready`);
-    try {
-      const connection = await Connection.connect({ address, connectTimeout: 1000 });
-      try {
-        await connection.workflowService.getSystemInfo({});
-        return;
-      } finally {
-        await connection.close();
-      }
-    } catch (err) {
-      lastError = err;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  throw new Error(`the Temporal dev server did not answer at ${address} within ${timeoutMs} ms: ${describe(lastError)}`);
+  const wait = await waitForFrontend(address, { timeoutMs, exited });
+  if (wait.answered) return;
+  if ('lastError' in wait) throw new Error(`the Temporal dev server did not answer at ${address} within ${timeoutMs} ms: ${describe(wait.lastError)}`);
+  throw new Error(`the Temporal dev server exited with code ${String(wait.exit)} before it was ready`);
 }
 
 async function terminate(child: ChildProcess, exited: Promise<number | null>, graceMs: number): Promise<void> {

@@ -1,17 +1,7 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 
 /** A free TCP port on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../src/shared/net';
 
 /** Result of a finished command. */
 export interface Ran {
