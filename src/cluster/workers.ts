@@ -42,7 +42,8 @@ export async function startWorkerProcess(name: string, address: string, env: Nod
     for (;;) {
       const log = (await readFile(logFile, 'utf8').catch(() => '')).slice(before);
       if (log.includes('worker:started')) return;
-      if (exit !== undefined) throw new Error(`${name} exited (${String(exit)}) before it started polling; see ${logFile}`);
+      // The log may be removed with a test's temporary folder: its last lines go into the error.
+      if (exit !== undefined) throw new Error(`${name} exited (${String(exit)}) before it started polling; see ${logFile}:\n${log.trim().split('\n').slice(-5).join('\n')}`);
       if (Date.now() > deadline) throw new Error(`${name} did not start polling within ${readyTimeoutMs / 1000}s; see ${logFile}`);
       await new Promise((r) => setTimeout(r, 250));
     }

@@ -9,6 +9,7 @@ import { repoRoot, uniqueId } from '../helpers/env';
 import { artifactsDir, historyRows, renderedDom, screenshot } from '../helpers/browser';
 import { isListening as listening } from '../../src/shared/net';
 import { freePort, runCommand, startProcess, type Started } from '../helpers/processes';
+import { until } from '../helpers/worker-process';
 
 const isListening = (port: number) => listening('127.0.0.1', port);
 const jobctl = path.join(repoRoot, 'bin/jobctl.js');
@@ -156,7 +157,11 @@ describe('npm start against a real Temporal dev server', function () {
       assert.equal(enqueued.code, 0, enqueued.stderr);
       const result = await runCommand(process.execPath, [jobctl, 'result', id], remoteEnv);
       assert.equal(result.code, 0, result.stderr);
-      assert.match(workerOnly.output(), new RegExp(`"workflowId":"${id}".*"msg":"job:completed"`));
+      // The workflow's log lines reach the worker's stdout through the SDK's logger a moment after
+      // the result is recorded.
+      const completed = new RegExp(`"workflowId":"${id}".*"msg":"job:completed"`);
+      await until('the worker logs job:completed', () => completed.test(workerOnly.output()), 30_000).catch(() => undefined);
+      assert.match(workerOnly.output(), completed);
     } finally {
       workerOnly.child.kill('SIGINT');
       assert.equal(await workerOnly.exited, 0, workerOnly.output());
