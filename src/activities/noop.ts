@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { noopJob, noopPayload, type NoopResult } from '../jobs/noop';
+import { noopJob, type NoopResult } from '../jobs/noop';
+import { noopPayload } from '../jobs/payloads/noop';
 import { ErrorType } from '../shared/errors';
 import { parseJobPayload } from './job-payload';
 import { withRetrySchedule } from './retry-schedule';

@@ -23,7 +23,8 @@ import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/p
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/schema';
-import { generateReportJob, generateReportPayload, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
+import { generateReportJob, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
+import { generateReportPayload } from '../jobs/payloads/generate-report';
 import { describe, ErrorType, nonRetryable } from '../shared/errors';
 import type { ActivityDeps } from './index';
 import { add, lineOf, loadCheckpoint, render, summarise, type Aggregate, type Period } from './report-file';

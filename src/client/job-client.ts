@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, isGrpcServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type WorkflowExecutionDescription, type WorkflowHandle } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
-import { definitionForWorkflowType, registry, type JobPayloadInput, type JobType } from '../jobs/registry';
+import { definitionForWorkflowType, registry, type JobType } from '../jobs/registry';
+import type { JobPayloadInput } from '../jobs/payloads';
 import { loadConfig, type Config, type ConfigOverrides } from '../shared/config';
 import { IdConflictError, JobClosedError, JobNotFoundError, UnreachableError } from '../shared/errors';
 import { payloadHash } from '../shared/payload-hash';

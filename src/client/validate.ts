@@ -1,7 +1,8 @@
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '../shared/sdk-internals';
 import type { z } from 'zod';
-import { registry, isJobType, jobTypes, type JobPayload, type JobType } from '../jobs/registry';
+import { isJobType, jobTypes, type JobType } from '../jobs/registry';
+import { payloadSchemas, type JobPayload } from '../jobs/payloads';
 import { jobIdPattern, maxDelayMs, maxJobIdLength, maxPayloadBytes } from '../shared/limits';
 import { InvalidOptionError, InvalidPayloadError, UnknownJobTypeError, issuesFromZod, type FieldIssue } from '../shared/errors';
 
@@ -12,7 +13,7 @@ export function assertJobType(type: string): asserts type is JobType {
 
 /** Parses a payload against its job type's schema; throws {@link InvalidPayloadError} listing each bad field. */
 export function validatePayload<T extends JobType>(type: T, payload: unknown): JobPayload<T> {
-  const schema: z.ZodType = registry[type].payload;
+  const schema: z.ZodType = payloadSchemas[type];
   const result = schema.safeParse(payload);
   if (!result.success) throw new InvalidPayloadError(type, issuesFromZod(result.error, 'payload'));
   const broken = brokenTextPaths(result.data, 'payload');

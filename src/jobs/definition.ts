@@ -1,5 +1,4 @@
 import type { ActivityOptions, Duration } from '@temporalio/common';
-import type { z } from 'zod';
 import { maxAttempts, toRetryPolicy, type RetryShape } from '../shared/retry';
 
 /** Timeouts of one activity attempt. */
@@ -50,22 +49,19 @@ export interface JobQueue {
 }
 
 /**
- * Everything the client, worker and CLI need to know about one job type. Definitions are pure
- * data, so workflow code may import them.
+ * Everything the client, worker, CLI and workflows need to know about one job type, except its
+ * payload schema. Definitions are plain data without zod, so workflow code imports them; the
+ * schema lives in `payloads/<type>.ts` (see `payloads/index.ts` for why).
+ *
+ * `TPayload` is the validated payload, which `idempotencyKey` and `summary` receive.
  */
-export interface JobDefinition<
-  TPayload extends z.ZodType = z.ZodType,
-  TType extends string = string,
-  TPresets extends string = string,
-> {
+export interface JobDefinition<TPayload = unknown, TType extends string = string, TPresets extends string = string> {
   /** The job type's name, e.g. `send-email`. A stored contract: never rename it in place. */
   type: TType;
   /** Name of the workflow function that runs this job type. Also stored in histories. */
   workflowType: string;
   /** One-line description, shown by `jobctl types`. */
   description: string;
-  /** Schema of the payload. The client validates against it before anything is enqueued. */
-  payload: TPayload;
   /** A task queue of its own, with per-worker concurrency and a rate limit. @defaultValue the shared queue, unlimited */
   queue?: JobQueue;
   /** The activity presets its steps choose from, by name. */
@@ -78,9 +74,9 @@ export interface JobDefinition<
    * The job ID used when the caller gives none, derived from the payload so that enqueueing the
    * same business operation twice runs it once. @defaultValue `<type>-<random UUID>`
    */
-  idempotencyKey?(payload: z.output<TPayload>): string;
+  idempotencyKey?(payload: TPayload): string;
   /** A one-line summary shown in the Temporal Web UI, e.g. `send-email to ada@…`. @defaultValue the type */
-  summary?(payload: z.output<TPayload>): string;
+  summary?(payload: TPayload): string;
   /**
    * How the job's workflow runs its steps: `regular` activities go through the task queue (any
    * worker may run an attempt; heartbeats; each attempt is in the history), `local` activities run
@@ -94,8 +90,11 @@ export interface JobDefinition<
   activity?: 'regular' | 'local';
 }
 
-/** Declares a job type; the identity function that lets TypeScript infer the payload and preset types. */
-export function defineJob<TPayload extends z.ZodType, const TType extends string, const TPresets extends string>(
+/**
+ * Declares a job type; the identity function that lets TypeScript infer the type name, the preset
+ * names and (from the parameter of `summary` or `idempotencyKey`) the payload type.
+ */
+export function defineJob<TPayload, const TType extends string, const TPresets extends string>(
   definition: JobDefinition<TPayload, TType, TPresets>,
 ): JobDefinition<TPayload, TType, TPresets> {
   return definition;

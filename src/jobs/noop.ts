@@ -1,21 +1,8 @@
-import { z } from 'zod';
 import { ErrorType } from '../shared/errors';
 import { schedule } from '../shared/retry';
 import { defineJob } from './definition';
 
-/** Payload of a `noop` job. */
-export const noopPayload = z
-  .object({
-    /**
-     * Fail this many first attempts (retryably) before succeeding, to watch a retry happen.
-     * @defaultValue 0
-     */
-    failAttempts: z.number().int().min(0).max(3).default(0),
-  })
-  .strict();
-
-/** A validated `noop` payload. */
-export type NoopPayload = z.infer<typeof noopPayload>;
+export type { NoopPayload } from './payloads/noop';
 
 /** What a `noop` job returns. */
 export interface NoopResult {
@@ -33,7 +20,6 @@ export const noopJob = defineJob({
   type: 'noop',
   workflowType: 'noopWorkflow',
   description: 'Do nothing (a health check and the benchmark job); failAttempts makes its first attempts fail',
-  payload: noopPayload,
   presets: {
     run: {
       retry: schedule('1s', '5s', '30s'),

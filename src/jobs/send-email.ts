@@ -1,48 +1,9 @@
-import { z } from 'zod';
 import { ErrorType } from '../shared/errors';
 import { schedule } from '../shared/retry';
-import { identifier } from '../shared/limits';
 import { defineJob } from './definition';
+import type { SendEmailPayload } from './payloads/send-email';
 
-/** Built-in templates a `send-email` job may name instead of a body. */
-export const emailTemplateNames = ['welcome', 'password-reset'] as const;
-
-/** Payload of a `send-email` job. */
-export const sendEmailPayload = z
-  .object({
-    /** Recipient address. */
-    to: z.email({ error: 'must be a valid email address' }),
-    /** Subject line. */
-    subject: z
-      .string()
-      .trim()
-      .min(1, 'must not be empty')
-      .max(998, 'must be at most 998 characters')
-      .regex(/^[^\r\n]*$/, 'must not contain line breaks'),
-    /** Plain-text body. Give either `body` or `template`. */
-    body: z.string().min(1, 'must not be empty').max(100_000, 'must be at most 100000 characters').optional(),
-    /** A built-in template and the values it fills in. Give either `body` or `template`. */
-    template: z
-      .object({
-        name: z.enum(emailTemplateNames),
-        vars: z
-          .record(z.string().regex(/^\w{1,64}$/, 'must be 1 to 64 letters, digits or _'), z.string().max(2000, 'must be at most 2000 characters'))
-          .refine((vars) => Object.keys(vars).length <= 50, 'must have at most 50 entries')
-          .default({}),
-      })
-      .optional(),
-    /** The user this email is for; recorded as the `X-User-Id` header. */
-    userId: identifier(200),
-  })
-  .strict()
-  .superRefine((value, ctx) => {
-    if ((value.body === undefined) === (value.template === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['body'], message: 'give exactly one of body or template' });
-    }
-  });
-
-/** A validated `send-email` payload. */
-export type SendEmailPayload = z.infer<typeof sendEmailPayload>;
+export type { SendEmailPayload } from './payloads/send-email';
 
 /** What a `send-email` job returns. */
 export interface SendEmailResult {
@@ -61,7 +22,6 @@ export const sendEmailJob = defineJob({
   type: 'send-email',
   workflowType: 'sendEmailWorkflow',
   description: 'Send one email over SMTP, or to the outbox directory when SMTP_URL is unset',
-  payload: sendEmailPayload,
   // Its own queue, so a flood of slow reports cannot hold the slots emails wait for. A provider's
   // send rate goes here too, e.g. `rateLimit: 10` (emails per second over all workers).
   queue: { name: 'email', concurrency: 20 },
@@ -76,5 +36,5 @@ export const sendEmailJob = defineJob({
   },
   mainPreset: 'send',
   steps: ['send'],
-  summary: (payload) => `send-email to ${payload.to}: ${payload.subject}`.slice(0, 200),
+  summary: (payload: SendEmailPayload) => `send-email to ${payload.to}: ${payload.subject}`.slice(0, 200),
 });

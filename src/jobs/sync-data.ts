@@ -1,38 +1,20 @@
-import { z } from 'zod';
 import { ErrorType } from '../shared/errors';
 import { schedule } from '../shared/retry';
 import { defineJob } from './definition';
+import type { SyncDataPayload } from './payloads/sync-data';
+
+export type { SyncDataPayload } from './payloads/sync-data';
 
 /** Largest page a `sync-data` job asks its source for. */
 export const maxSyncPageSize = 1000;
 
-/** A page size: an integer from 1 to {@link maxSyncPageSize}. */
-export const syncPageSize = z
-  .number()
-  .int('must be an integer')
-  .min(1, 'must be at least 1')
-  .max(maxSyncPageSize, `must be at most ${maxSyncPageSize}`);
-
-/** Payload of a `sync-data` job. */
-export const syncDataPayload = z
-  .object({
-    /** The record set to pull, as the source names it; also the `source` column of `sync_records`. */
-    source: z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be 1 to 64 characters of a-z, 0-9 and -'),
-    /** Records asked for per page. @defaultValue 100 */
-    pageSize: syncPageSize.default(100),
-    /** Stop after this many pages in all, even if the source has more. @defaultValue no cap */
-    maxPages: z.number().int('must be an integer').min(1, 'must be at least 1').optional(),
-    /**
-     * Pages one workflow run syncs before it continues as new, which keeps its history bounded.
-     * It continues earlier when Temporal suggests it. Lower it only to exercise the hand-over.
-     * @defaultValue 500
-     */
-    pagesPerRun: z.number().int('must be an integer').min(1, 'must be at least 1').max(10_000, 'must be at most 10000').optional(),
-  })
-  .strict();
-
-/** A validated `sync-data` payload. */
-export type SyncDataPayload = z.infer<typeof syncDataPayload>;
+/**
+ * Whether `value` is a page size: an integer from 1 to {@link maxSyncPageSize}. The workflow's
+ * check of a `setPageSize` signal; the payload schema's `syncPageSize` says the same with messages.
+ */
+export function isSyncPageSize(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= maxSyncPageSize;
+}
 
 /** Pages per run when the payload gives no `pagesPerRun`. */
 export const defaultPagesPerRun = 500;
@@ -66,7 +48,6 @@ export const syncDataJob = defineJob({
   type: 'sync-data',
   workflowType: 'syncDataWorkflow',
   description: 'Pull a record set page by page from SYNC_SOURCE_URL and upsert it into sync_records',
-  payload: syncDataPayload,
   presets: {
     /** One page: fetch, validate, upsert and checkpoint. */
     page: {
@@ -79,5 +60,5 @@ export const syncDataJob = defineJob({
   },
   mainPreset: 'page',
   steps: ['sync'],
-  summary: (payload) => `sync ${payload.source}`,
+  summary: (payload: SyncDataPayload) => `sync ${payload.source}`,
 });

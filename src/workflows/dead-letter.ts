@@ -16,7 +16,8 @@ import { countJob } from './job-metrics';
 import type { Activities } from '../activities';
 import { deadLetterPresets } from '../jobs/dead-letter';
 import { presetOptions } from '../jobs/definition';
-import { isJobType, registry } from '../jobs/registry';
+import { isJobType } from '../jobs/registry';
+import { payloadSchemas } from './payload-schemas';
 import { ErrorType, formatIssues, issuesFromZod } from '../shared/errors';
 import { mergePatch } from '../shared/merge-patch';
 import { packState, unpackState } from './packed-state';
@@ -172,7 +173,7 @@ function validateRedrive(state: DeadLetterState, id: string, patch: unknown): vo
   const entry = deadLettered(state, id);
   if (patch === undefined) return;
   if (!isJobType(entry.type)) throw ApplicationFailure.nonRetryable(`unknown job type ${entry.type}`, ErrorType.UnknownJobType);
-  const parsed = registry[entry.type].payload.safeParse(mergePatch(entry.payload, patch));
+  const parsed = payloadSchemas()[entry.type].safeParse(mergePatch(entry.payload, patch));
   if (!parsed.success) {
     throw ApplicationFailure.nonRetryable(`invalid ${entry.type} payload after patch: ${formatIssues(issuesFromZod(parsed.error, 'payload'))}`, ErrorType.InvalidPayload);
   }

@@ -10,7 +10,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { activityOptions } from '../jobs/definition';
-import { defaultPagesPerRun, syncDataJob, syncPageSize, type SyncDataPayload, type SyncDataResult, type SyncFinish } from '../jobs/sync-data';
+import { defaultPagesPerRun, isSyncPageSize, syncDataJob, type SyncDataPayload, type SyncDataResult, type SyncFinish } from '../jobs/sync-data';
 import { trackJob } from './job-state';
 
 const { syncPage } = proxyActivities<Activities>(activityOptions(syncDataJob, 'page'));
@@ -67,8 +67,8 @@ export async function syncDataWorkflow(payload: SyncDataPayload, resume?: SyncDa
     stopReason ??= typeof input?.reason === 'string' && input.reason ? input.reason : 'stop requested';
   });
   setHandler(setPageSizeSignal, (input) => {
-    const parsed = syncPageSize.safeParse(input?.pageSize);
-    if (parsed.success) pageSize = parsed.data;
+    const requested: unknown = input?.pageSize;
+    if (isSyncPageSize(requested)) pageSize = requested;
     else log.warn('sync:page-size-ignored', { jobId: workflowInfo().workflowId, pageSize: String(input?.pageSize) });
   });
 

@@ -4,6 +4,8 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { JobClient } from '../../src/client/job-client';
 import { DeadLetterError } from '../../src/client/dead-letters';
+import { deadLetterWorkflowId } from '../../src/jobs/dead-letter';
+import { redriveUpdate } from '../../src/workflows/dead-letter';
 import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { deadLetterEntries, waitFor } from '../helpers/dlq';
@@ -131,6 +133,13 @@ describe('dead-letter queue (real dev server)', function () {
       assert.throws(() => jobs.deadLetters.patchedPayload(group[0]!, { to: 'not-an-address' }), (err: unknown) => err instanceof InvalidPayloadError && /payload\.to/.test(err.message));
       await assert.rejects(jobs.deadLetters.redriveMany(group, { patch: { subject: '' } }), /payload\.subject/);
       assert.ok((await mine(ids)(jobs)).every((e) => e.status === 'dead-lettered'), 'a bad patch restarted nothing');
+      // A caller that skips the client's check meets the DLQ workflow's own validator (schemas loaded lazily in the sandbox).
+      const dlq = env.client.workflow.getHandle(deadLetterWorkflowId(jobs.taskQueue, 'send-email'));
+      await assert.rejects(dlq.executeUpdate(redriveUpdate, { args: [{ id: ids[0]!, patch: { to: 'not-an-address' } }] }), (err: unknown) => {
+        const cause = (err as { cause?: { message?: string; type?: string } }).cause;
+        return cause?.type === ErrorType.InvalidPayload && /payload\.to/.test(cause.message ?? '');
+      });
+      assert.equal((await jobs.deadLetters.show(ids[0]!)).status, 'dead-lettered', 'the rejected update changed nothing');
 
       refusing = false;
       const outcomes = await jobs.deadLetters.redriveMany(group, { patch: { subject: 'Patched' }, ratePerSecond: 4 });

@@ -11,7 +11,8 @@ import type { SyncPageInput, SyncPageResult } from '../../src/activities/sync-so
 import { JobClient } from '../../src/client/job-client';
 import { ledgerSteps } from '../../src/db/ledger';
 import { deadLetterWorkflowId } from '../../src/jobs/dead-letter';
-import { syncDataPayload, type SyncDataResult } from '../../src/jobs/sync-data';
+import type { SyncDataResult } from '../../src/jobs/sync-data';
+import { syncDataPayload } from '../../src/jobs/payloads/sync-data';
 import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
 import { deadLetterEntriesQuery } from '../../src/workflows/dead-letter';
 import { jobStateMemoKey, type JobState } from '../../src/workflows/job-state';

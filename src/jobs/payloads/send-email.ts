@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { identifier } from '../../shared/limits';
+
+/** Built-in templates a `send-email` job may name instead of a body. */
+export const emailTemplateNames = ['welcome', 'password-reset'] as const;
+
+/** Payload of a `send-email` job. */
+export const sendEmailPayload = z
+  .object({
+    /** Recipient address. */
+    to: z.email({ error: 'must be a valid email address' }),
+    /** Subject line. */
+    subject: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(998, 'must be at most 998 characters')
+      .regex(/^[^\r\n]*$/, 'must not contain line breaks'),
+    /** Plain-text body. Give either `body` or `template`. */
+    body: z.string().min(1, 'must not be empty').max(100_000, 'must be at most 100000 characters').optional(),
+    /** A built-in template and the values it fills in. Give either `body` or `template`. */
+    template: z
+      .object({
+        name: z.enum(emailTemplateNames),
+        vars: z
+          .record(z.string().regex(/^\w{1,64}$/, 'must be 1 to 64 letters, digits or _'), z.string().max(2000, 'must be at most 2000 characters'))
+          .refine((vars) => Object.keys(vars).length <= 50, 'must have at most 50 entries')
+          .default({}),
+      })
+      .optional(),
+    /** The user this email is for; recorded as the `X-User-Id` header. */
+    userId: identifier(200),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    if ((value.body === undefined) === (value.template === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['body'], message: 'give exactly one of body or template' });
+    }
+  });
+
+/** A validated `send-email` payload. */
+export type SendEmailPayload = z.infer<typeof sendEmailPayload>;
