@@ -17,7 +17,7 @@ import type { Activities } from '../activities';
 import { deadLetterPresets } from '../jobs/dead-letter';
 import { presetOptions } from '../jobs/definition';
 import { isJobType } from '../jobs/registry';
-import { payloadSchemas } from './payload-schemas';
+import { payloadSchemas } from './lazy-modules';
 import { ErrorType, formatIssues, issuesFromZod } from '../shared/errors';
 import { mergePatch } from '../shared/merge-patch';
 import { packState, unpackState } from './packed-state';

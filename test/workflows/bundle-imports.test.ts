@@ -5,8 +5,8 @@ import ts from 'typescript';
 
 // The SDK evaluates every module a workflow bundle imports again for each workflow it runs. zod and
 // the payload schemas cost two thirds of the worker's CPU per job when workflows imported them
-// (docs/performance.md), so workflow code must reach them only through the lazy require in
-// src/workflows/payload-schemas.ts.
+// (docs/performance.md), so workflow code must reach them, and fflate, only through the lazy
+// requires in src/workflows/lazy-modules.ts.
 
 const src = resolve(__dirname, '../../src');
 const entries = [resolve(src, 'workflows/index.ts'), resolve(src, 'workflows/interceptors.ts')];
@@ -63,9 +63,9 @@ function resolveLocal(base: string): string {
 describe('workflow bundle imports', () => {
   const { files, packages } = reachable();
 
-  it('workflow code imports no zod at module load', () => {
+  it('workflow code imports neither zod nor fflate at module load', () => {
     assert.ok(files.size > 10, `walked only ${files.size} files`);
-    assert.deepEqual([...packages].filter((p) => p === 'zod' || p.startsWith('zod/')), []);
+    assert.deepEqual([...packages].filter((p) => /^(zod|fflate)(\/|$)/.test(p)), []);
   });
 
   it('workflow code imports no payload schema at module load', () => {
@@ -73,8 +73,10 @@ describe('workflow bundle imports', () => {
     assert.deepEqual(schemas, []);
   });
 
-  it('the DLQ reaches the schemas through the lazy require', () => {
-    assert.ok(files.has(resolve(src, 'workflows/payload-schemas.ts')));
-    assert.match(readFileSync(resolve(src, 'workflows/payload-schemas.ts'), 'utf8'), /require\('\.\.\/jobs\/payloads'\)/);
+  it('the DLQ reaches them through the lazy requires', () => {
+    const lazy = resolve(src, 'workflows/lazy-modules.ts');
+    assert.ok(files.has(lazy));
+    assert.match(readFileSync(lazy, 'utf8'), /require\('\.\.\/jobs\/payloads'\)/);
+    assert.match(readFileSync(lazy, 'utf8'), /require\('fflate\/browser'\)/);
   });
 });

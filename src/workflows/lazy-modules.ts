@@ -1,0 +1,19 @@
+// Modules that workflow code loads on first use instead of importing. The SDK evaluates every
+// module a workflow bundle imports again for each workflow it runs (so that module state stays per
+// workflow). A require inside a function is bundled all the same but evaluated only when called,
+// and then only in that workflow's own module cache. These are the costly modules that only rare
+// paths need: before, they were most of the worker's CPU per job (docs/performance.md).
+// test/workflows/bundle-imports.test.ts fails if workflow code imports them at the top again.
+/* eslint-disable @typescript-eslint/no-require-imports -- evaluated on first use only, see above */
+import type * as PayloadsModule from '../jobs/payloads';
+import type * as Fflate from 'fflate/browser';
+
+/** The payload schemas (zod), for the DLQ's check of a redrive's patch. */
+export function payloadSchemas(): (typeof PayloadsModule)['payloadSchemas'] {
+  return (require('../jobs/payloads') as typeof PayloadsModule).payloadSchemas;
+}
+
+/** fflate, for a DLQ packing its entries when it continues as new: its tables are built at module load. */
+export function fflate(): typeof Fflate {
+  return require('fflate/browser') as typeof Fflate;
+}
