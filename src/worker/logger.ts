@@ -22,6 +22,17 @@ export function metricsBindAddress(config: Pick<Config, 'metrics' | 'metricsHost
 }
 
 /**
+ * The attributes of an SDK log entry as written: all of them but the activity's `taskToken`, an
+ * opaque base64 blob of a few hundred bytes on every activity line that no reader uses (the job
+ * ID, activity ID and attempt identify the attempt).
+ */
+export function logAttributes(meta: LogEntry['meta']): Record<string, unknown> {
+  const attributes: Record<string, unknown> = { ...meta };
+  delete attributes.taskToken;
+  return attributes;
+}
+
+/**
  * Installs the Temporal runtime: a pino logger (JSON lines, or pretty lines on a terminal) and,
  * unless turned off, a Prometheus endpoint serving the SDK's own metrics and the job metrics
  * (`jobs_*`). Workflow and activity logs (`job:start`, `job:attempt-failed`, …) arrive here with
@@ -46,7 +57,7 @@ export async function installRuntime(config: Pick<Config, 'logLevel' | 'logForma
     // terminal, so are the SDK worker's own lifecycle lines (bundle created, state changed).
     const chatter = entry.message.startsWith('asset workflow-bundle') || (format === 'pretty' && entry.level === 'INFO' && entry.meta?.sdkComponent === 'worker');
     const level = chatter ? 'debug' : (entry.level.toLowerCase() as pino.Level);
-    logger[level]({ ...entry.meta, ts: Number(entry.timestampNanos / 1_000_000n) }, entry.message);
+    logger[level]({ ...logAttributes(entry.meta), ts: Number(entry.timestampNanos / 1_000_000n) }, entry.message);
   };
   const level = config.logLevel.toUpperCase() as LogLevel;
   const bindAddress = metricsBindAddress(config);

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { loadConfig } from '../../src/shared/config';
 import { ConfigError } from '../../src/shared/errors';
 import { logFormat, prettyHead } from '../../src/worker/log-format';
-import { installRuntime, metricsBindAddress } from '../../src/worker/logger';
+import { installRuntime, logAttributes, metricsBindAddress } from '../../src/worker/logger';
 
 describe('worker runtime: log format and metrics endpoint settings', () => {
   it('logs pretty lines on a terminal and JSON lines elsewhere, unless LOG_FORMAT says which', () => {
@@ -17,6 +17,13 @@ describe('worker runtime: log format and metrics endpoint settings', () => {
   it('heads a pretty line with the event, the job type, the job ID and the attempt', () => {
     assert.equal(prettyHead({ msg: 'job:attempt-failed', jobType: 'send-email', jobId: 'hello-1', attempt: 2 }, 'msg'), 'job:attempt-failed send-email hello-1 #2');
     assert.equal(prettyHead({ msg: 'worker:started' }, 'msg'), 'worker:started');
+  });
+
+  it("writes an SDK log entry's attributes without the activity's task token", () => {
+    const meta = { sdkComponent: 'activity', activityId: '1', attempt: 2, taskToken: 'CiQ5Zj…', workflowId: 'hello-1' };
+    assert.deepEqual(logAttributes(meta), { sdkComponent: 'activity', activityId: '1', attempt: 2, workflowId: 'hello-1' });
+    assert.equal(meta.taskToken, 'CiQ5Zj…', "the SDK's own object is left as it was");
+    assert.deepEqual(logAttributes(undefined), {});
   });
 
   it('serves metrics on 0.0.0.0:9464 by default; METRICS=false or METRICS_PORT=0 turns them off; a bad port names the variable', () => {
