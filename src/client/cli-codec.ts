@@ -4,7 +4,7 @@ import { EncryptionCodec } from '../shared/encryption-codec';
 import { loadKeyRing, newKeyEntry } from '../shared/encryption-keys';
 import { ConfigError } from '../shared/errors';
 import { startCodecServer, type CodecServer } from './codec-server';
-import { UsageError } from './cli-support';
+import { UsageError, parsePort } from './cli-support';
 
 /** The Web UI origins allowed to call the codec server: CODEC_SERVER_ORIGINS, else the embedded dev server's UI. */
 export function codecServerOrigins(config: Pick<Config, 'codecServerOrigins' | 'devServerIp' | 'devServerUiPort'>): string[] {
@@ -27,7 +27,8 @@ export function addCodecCommands(program: Command): void {
     .option('--host <host>', 'address to listen on; anyone who reaches it can decrypt', '127.0.0.1')
     .option('--port <port>', 'port to listen on (CODEC_SERVER_PORT)')
     .action(async (opts: { host: string; port?: string }) => {
-      const config = loadConfig(opts.port === undefined ? {} : { codecServerPort: opts.port });
+      // Checked here, so that a bad flag is named as the flag; loadConfig names CODEC_SERVER_PORT.
+      const config = loadConfig(opts.port === undefined ? {} : { codecServerPort: parsePort(opts.port, '--port') });
       const server = await startConfiguredCodecServer(config, { host: opts.host, port: config.codecServerPort });
       console.log(`codec server on ${server.url} for ${codecServerOrigins(config).join(', ')}; Ctrl-C stops it`);
       await new Promise<void>((resolve) => {

@@ -33,6 +33,13 @@ export function parsePriority(text: string | undefined): number | undefined {
   return n;
 }
 
+/** Parses a port option (`--port`): a whole number from 1 to 65535, named by the flag it came from. */
+export function parsePort(text: string, name: string): number {
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(n >= 1 && n <= 65535)) throw new UsageError(`${name}: must be a port, a whole number from 1 to 65535, got ${JSON.stringify(text)}`);
+  return n;
+}
+
 /** Parses a duration option such as `30s`, `5m` or `1500` (ms): more than 0, at most a day. */
 export function parseDuration(text: string, name: string): number {
   let ms: number;

@@ -137,11 +137,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-    let message = err instanceof JobsError || err instanceof UsageError || err instanceof JobFailedError ? err.message : `jobctl: ${describe(err)}`;
-    // The SDK's converter, meeting a payload our codec encrypted, without the codec configured.
-    if (/Unknown encoding: binary\/encrypted/.test(message)) {
-      message = 'jobs:codec-unknown-key: this job\'s payloads are encrypted; set ENCRYPTION_KEYS or ENCRYPTION_KEY_FILE to the deployment\'s keys';
-    }
+    const message = err instanceof JobsError || err instanceof UsageError || err instanceof JobFailedError ? err.message : `jobctl: ${describe(err)}`;
     console.error(sanitizeForTerminal(redact(message, secretsFromEnv())));
     return isBadInput(err) ? 2 : 1;
   }

@@ -13,6 +13,23 @@ const ivBytes = 12;
 const tagBytes = 16;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const encryptedEncodingBytes = encoder.encode(encryptedEncoding);
+
+/**
+ * Whether a payload is one {@link EncryptionCodec} encrypted (its `encoding` is `binary/encrypted`).
+ * Compares bytes, so a plain payload costs a length check and no string decoding.
+ */
+export function isEncrypted(payload: Payload): boolean {
+  const encoding = payload.metadata?.encoding;
+  if (encoding?.length !== encryptedEncodingBytes.length) return false;
+  for (let i = 0; i < encoding.length; i++) if (encoding[i] !== encryptedEncodingBytes[i]) return false;
+  return true;
+}
+
+function keyIdOf(payload: Payload): string {
+  const idBytes = payload.metadata?.[keyIdMetadataKey];
+  return idBytes ? decoder.decode(idBytes) : '';
+}
 
 /**
  * AES-256-GCM over the whole serialized payload (its metadata included), with a fresh 96-bit IV per
@@ -36,10 +53,8 @@ export class EncryptionCodec implements PayloadCodec {
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((payload) => {
-      const encoding = payload.metadata?.encoding;
-      if (!encoding || decoder.decode(encoding) !== encryptedEncoding) return payload;
-      const idBytes = payload.metadata?.[keyIdMetadataKey];
-      const id = idBytes ? decoder.decode(idBytes) : '';
+      if (!isEncrypted(payload)) return payload;
+      const id = keyIdOf(payload);
       const entry = this.keys.byId.get(id);
       if (!entry) {
         throw new CodecError(ErrorType.CodecUnknownKey, `a payload is encrypted with key "${id}", which is not among the configured keys (${[...this.keys.byId.keys()].join(', ')}); add it to ENCRYPTION_KEYS or ENCRYPTION_KEY_FILE`);
@@ -55,5 +70,27 @@ export class EncryptionCodec implements PayloadCodec {
         throw new CodecError(ErrorType.CodecDecryptFailed, `a payload does not decrypt with key "${id}": the key's material differs from the one that encrypted it, or the payload was altered`, { cause });
       }
     });
+  }
+}
+
+/**
+ * The codec of a client or worker without keys. Plain payloads pass through both ways untouched
+ * (the same array back, nothing copied); an encrypted payload is refused with
+ * `jobs:codec-unknown-key`, naming its key ID and the settings to set, instead of the SDK's bare
+ * "Unknown encoding" from deeper down.
+ */
+export class KeylessCodec implements PayloadCodec {
+  encode(payloads: Payload[]): Promise<Payload[]> {
+    return Promise.resolve(payloads);
+  }
+
+  decode(payloads: Payload[]): Promise<Payload[]> {
+    for (const payload of payloads) {
+      if (isEncrypted(payload)) {
+        const message = `a payload is encrypted with key "${keyIdOf(payload)}", and no keys are configured; set ENCRYPTION_KEYS or ENCRYPTION_KEY_FILE to the deployment's keys`;
+        return Promise.reject(new CodecError(ErrorType.CodecUnknownKey, message));
+      }
+    }
+    return Promise.resolve(payloads);
   }
 }

@@ -130,8 +130,11 @@ export class UnknownJobTypeError extends JobsError {
 
 /** Configuration failed validation; the message names each bad field. */
 export class ConfigError extends JobsError {
-  constructor(readonly issues: FieldIssue[]) {
-    super(ErrorType.InvalidConfig, `invalid configuration: ${formatIssues(issues)}`);
+  constructor(
+    readonly issues: FieldIssue[],
+    options?: { cause?: unknown },
+  ) {
+    super(ErrorType.InvalidConfig, `invalid configuration: ${formatIssues(issues)}`, options);
   }
 }
 

@@ -93,7 +93,7 @@ export async function createWorker(config: Config, options: CreateWorkerOptions 
       workflowsPath: require.resolve('../workflows'),
       workflowInterceptorModules: [require.resolve('../workflows/interceptors')],
       // Workflow code converts its own failures: with encryption on, it must use the same converter.
-      failureConverterPath: dataConverter?.failureConverterPath,
+      failureConverterPath: dataConverter.failureConverterPath,
       logger: Runtime.instance().logger,
     });
     const workers: Worker[] = [];

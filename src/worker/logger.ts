@@ -3,7 +3,7 @@ import pino from 'pino';
 import type { Config } from '../shared/config';
 import { ConfigError } from '../shared/errors';
 import { jobMetricBuckets } from '../shared/job-metrics';
-import { isListening } from '../shared/net';
+import { bindError } from '../shared/net';
 import { redactDeep, secretsFromEnv } from '../shared/redact';
 import { logFormat, prettyStream } from './log-format';
 
@@ -19,6 +19,17 @@ export function metricsBindAddress(config: Pick<Config, 'metrics' | 'metricsHost
   if (!config.metrics || config.metricsPort === 0) return undefined;
   const host = config.metricsHost.includes(':') ? `[${config.metricsHost}]` : config.metricsHost;
   return `${host}:${config.metricsPort}`;
+}
+
+/**
+ * The attributes of an SDK log entry as written: all of them but the activity's `taskToken`, an
+ * opaque base64 blob of a few hundred bytes on every activity line that no reader uses (the job
+ * ID, activity ID and attempt identify the attempt).
+ */
+export function logAttributes(meta: LogEntry['meta']): Record<string, unknown> {
+  const attributes: Record<string, unknown> = { ...meta };
+  delete attributes.taskToken;
+  return attributes;
 }
 
 /**
@@ -46,14 +57,11 @@ export async function installRuntime(config: Pick<Config, 'logLevel' | 'logForma
     // terminal, so are the SDK worker's own lifecycle lines (bundle created, state changed).
     const chatter = entry.message.startsWith('asset workflow-bundle') || (format === 'pretty' && entry.level === 'INFO' && entry.meta?.sdkComponent === 'worker');
     const level = chatter ? 'debug' : (entry.level.toLowerCase() as pino.Level);
-    logger[level]({ ...entry.meta, ts: Number(entry.timestampNanos / 1_000_000n) }, entry.message);
+    logger[level]({ ...logAttributes(entry.meta), ts: Number(entry.timestampNanos / 1_000_000n) }, entry.message);
   };
   const level = config.logLevel.toUpperCase() as LogLevel;
   const bindAddress = metricsBindAddress(config);
-  // The exporter's own bind error is a panic deep in the SDK's core; a taken port deserves a message.
-  if (bindAddress && (await isListening(config.metricsHost === '0.0.0.0' ? '127.0.0.1' : config.metricsHost, config.metricsPort))) {
-    throw new ConfigError([{ path: 'METRICS_PORT', message: `${bindAddress} is already in use; choose another METRICS_PORT, or METRICS=false to serve no metrics` }]);
-  }
+  if (bindAddress) await assertMetricsBindable(config, bindAddress);
   Runtime.install({
     logger: new DefaultLogger(level, write),
     telemetryOptions: {
@@ -64,4 +72,25 @@ export async function installRuntime(config: Pick<Config, 'logLevel' | 'logForma
   });
   const shownHost = config.metricsHost === '0.0.0.0' ? '127.0.0.1' : config.metricsHost;
   return { logger, metricsUrl: bindAddress ? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${config.metricsPort}/metrics` : undefined };
+}
+
+/**
+ * The SDK's exporter, failing to bind, says only "Failed to start prometheus metrics exporter:
+ * Address already in use". Binding the same address first, and letting go, names the settings
+ * instead: a port taken on this interface or another (which a wildcard bind collides with), a
+ * host that is not this machine's, a port that needs privileges.
+ */
+async function assertMetricsBindable(config: Pick<Config, 'metricsHost' | 'metricsPort'>, bindAddress: string): Promise<void> {
+  const err = await bindError(config.metricsHost, config.metricsPort);
+  if (!err) return;
+  const off = 'or METRICS=false to serve no metrics';
+  const issue =
+    err.code === 'EADDRINUSE'
+      ? { path: 'METRICS_PORT', message: `${bindAddress} is already in use, on that interface or another; choose another METRICS_PORT or METRICS_HOST, ${off}` }
+      : err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN'
+        ? { path: 'METRICS_HOST', message: `cannot bind ${bindAddress}: ${config.metricsHost} is not an address of this machine; choose another METRICS_HOST (0.0.0.0: every interface), ${off}` }
+        : err.code === 'EACCES'
+          ? { path: 'METRICS_PORT', message: `not allowed to bind ${bindAddress} (a port below 1024 needs privileges); choose another METRICS_PORT, ${off}` }
+          : { path: 'METRICS_HOST, METRICS_PORT', message: `cannot bind ${bindAddress}: ${err.message}; ${off}` };
+  throw new ConfigError([issue], { cause: err });
 }

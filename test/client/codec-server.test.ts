@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { startCodecServer, type CodecServer } from '../../src/client/codec-server';
 import { EncryptionCodec } from '../../src/shared/encryption-codec';
 import { newKeyEntry, parseKeyRing } from '../../src/shared/encryption-keys';
+import { repoRoot } from '../helpers/env';
+import { freePort, runCommand, startProcess } from '../helpers/processes';
 
 const ui = 'http://127.0.0.1:8233';
 const wire = (p: Payload) => ({
@@ -51,5 +54,35 @@ describe('codec server', () => {
     const res = await post('/decode', { payloads: [wire(foreign!)] });
     assert.equal(res.status, 422);
     assert.match(((await res.json()) as { message: string }).message, /jobs:codec-unknown-key: .*key "k9"/);
+  });
+
+  describe('jobctl codec-server', () => {
+    const jobctl = path.join(repoRoot, 'bin/jobctl.js');
+    const env = (extra: NodeJS.ProcessEnv) => ({ ...process.env, ENCRYPTION_KEYS: key, ENCRYPTION_KEY_FILE: undefined, CODEC_SERVER_PORT: undefined, ...extra });
+
+    it('names --port for a bad --port, and CODEC_SERVER_PORT for a bad CODEC_SERVER_PORT, exit 2', async () => {
+      for (const bad of ['70000', '0', '80x', '-1']) {
+        const ran = await runCommand(process.execPath, [jobctl, 'codec-server', `--port=${bad}`], env({ CODEC_SERVER_PORT: '8234' }));
+        assert.equal(ran.code, 2, ran.stderr);
+        assert.equal(ran.stderr.trim(), `--port: must be a port, a whole number from 1 to 65535, got "${bad}"`);
+      }
+      const fromEnv = await runCommand(process.execPath, [jobctl, 'codec-server'], env({ CODEC_SERVER_PORT: '70000' }));
+      assert.equal(fromEnv.code, 2, fromEnv.stderr);
+      assert.match(fromEnv.stderr, /^jobs:invalid-config: invalid configuration: CODEC_SERVER_PORT: .*\(got "70000"\)/);
+      assert.doesNotMatch(fromEnv.stderr, /--port/);
+    });
+
+    it('serves on the --port given, over CODEC_SERVER_PORT', async () => {
+      const port = await freePort();
+      const server = startProcess(process.execPath, [jobctl, 'codec-server', '--port', String(port)], env({ CODEC_SERVER_PORT: 'not-used' }));
+      try {
+        await server.waitFor(`codec server on http://127.0.0.1:${port}`, 30_000);
+        const res = await fetch(`http://127.0.0.1:${port}/decode`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ payloads: [] }) });
+        assert.equal(res.status, 200);
+      } finally {
+        server.child.kill('SIGINT');
+        assert.equal(await server.exited, 0, server.output());
+      }
+    });
   });
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
+import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
@@ -7,11 +8,13 @@ import { JobClient } from '../../src/client/job-client';
 import type { JobRecord } from '../../src/client/job-record';
 import { ErrorType, JobNotFoundError } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
-import { createTestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { createTestWorker, repoRoot, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { runCommand } from '../helpers/processes';
 import { testActivityDeps } from '../helpers/worker';
 import { startSmtpServer } from '../helpers/smtp';
 
 const payload = { to: 'ada@example.com', subject: 'Hello', body: 'Hi Ada', userId: 'user-1' };
+const jobctl = path.join(repoRoot, 'bin/jobctl.js');
 
 describe('job record read back from Temporal', function () {
   let env: TestWorkflowEnvironment;
@@ -52,6 +55,16 @@ describe('job record read back from Temporal', function () {
       assert.match(record.error?.message ?? '', /451/);
       assert.equal(record.processedAt, undefined);
       assert.equal(record.failedAt, undefined);
+
+      // jobctl's two forms of the record agree with JobClient's, the status above all.
+      const ctlEnv = { ...process.env, TEMPORAL_ADDRESS: env.address, TEMPORAL_TASK_QUEUE: taskQueue };
+      const human = await runCommand(process.execPath, [jobctl, 'status', id], ctlEnv);
+      const json = await runCommand(process.execPath, [jobctl, 'status', id, '--json'], ctlEnv);
+      assert.equal(human.code, 0, human.stderr);
+      assert.equal(json.code, 0, json.stderr);
+      assert.equal((JSON.parse(json.stdout) as JobRecord).status, 'retrying');
+      assert.match(human.stdout, /^status: +retrying$/m);
+      assert.match(human.stdout, /^error: +jobs:smtp-transient: .*451/m);
       await handle.terminate('test over');
       const terminated = await jobs.get(id);
       assert.equal(terminated.status, 'terminated');

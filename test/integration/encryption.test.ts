@@ -18,8 +18,8 @@ import { newKeyEntry, parseKeyRing } from '../../src/shared/encryption-keys';
 import { ErrorType } from '../../src/shared/errors';
 import { renderedDom } from '../helpers/browser';
 import { sqliteTestDb, type TestDb } from '../helpers/db';
-import { createTestWorker, uniqueId } from '../helpers/env';
-import { freePort } from '../helpers/processes';
+import { createTestWorker, repoRoot, uniqueId } from '../helpers/env';
+import { freePort, runCommand } from '../helpers/processes';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 
 const keyA = newKeyEntry('a');
@@ -113,11 +113,31 @@ describe('payload encryption against a real dev server', function () {
     assert.equal(stored.includes(encryptedMarker), false, 'no payload plaintext in the database');
 
     // The control: without keys the same scan finds the plaintext, so its silence above means something.
+    // A client and worker without keys still carry a codec (the keyless one), which leaves plain payloads alone.
     const clearMarker = `clear-${uniqueId('m')}`;
-    const plain = jobClient(undefined);
+    const plain = jobClient(dataConverterFor({}));
     const { handle: clear } = await plain.enqueue('send-email', email(clearMarker));
-    await runWorker(undefined, clear.result());
+    await runWorker(dataConverterFor({}), clear.result());
     assert.ok((await temporalBytes()).includes(clearMarker));
+    const clearRecord = await plain.get(clear.workflowId);
+    assert.deepEqual([clearRecord.status, clearRecord.payload], ['completed', email(clearMarker)]);
+  });
+
+  it('without keys, JobClient and jobctl name the missing keys (jobs:codec-unknown-key) for an encrypted job', async () => {
+    const keyless = jobClient(dataConverterFor({}));
+    await assert.rejects(keyless.get(encryptedId), (err: Error & { type?: string }) => {
+      assert.equal(err.type, ErrorType.CodecUnknownKey);
+      assert.match(err.message, /encrypted with key "a", and no keys are configured; set ENCRYPTION_KEYS or ENCRYPTION_KEY_FILE/);
+      return true;
+    });
+    await assert.rejects(keyless.result(encryptedId), { type: ErrorType.CodecUnknownKey });
+
+    const ctlEnv = { ...process.env, ENCRYPTION_KEYS: undefined, ENCRYPTION_KEY_FILE: undefined, TEMPORAL_ADDRESS: env.address, TEMPORAL_TASK_QUEUE: taskQueue };
+    for (const command of ['status', 'result']) {
+      const ran = await runCommand(process.execPath, [path.join(repoRoot, 'bin/jobctl.js'), command, encryptedId], ctlEnv);
+      assert.equal(ran.code, 1, `${command}: ${ran.stderr}`);
+      assert.match(ran.stderr, /^jobs:codec-unknown-key: a payload is encrypted with key "a", and no keys are configured/, command);
+    }
   });
 
   it('keeps old jobs readable after a key rotation, and a reader without the key gets a named error', async () => {

@@ -144,6 +144,12 @@ describe('worker metrics and the dashboard (real dev server, real worker process
     await ok('result', 'metrics-sync');
     assert.match(second.worker.output(), /"jobId":"metrics-sync".*"attempt":2.*"stall":"worker-shutdown".*"msg":"job:stalled"/);
     assert.match(second.worker.output(), /"previousAttempt":"worker-shutdown".*"msg":"job:attempt"/, "the next attempt's own log line says why its predecessor ended");
+    // Activity lines name the attempt by job, activity ID and attempt; the SDK's task token (an opaque blob) is left out.
+    const lines = (output: string, msg: string) => output.split('\n').filter((l) => l.includes(`"msg":"${msg}"`)).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const failedLines = lines(first.worker.output(), 'job:attempt-failed').filter((l) => l.jobId === 'payment:metrics-pay');
+    assert.ok(failedLines.length > 0 && failedLines.every((l) => typeof l.activityId === 'string' && typeof l.attempt === 'number'), 'activity lines name the attempt');
+    assert.ok(lines(second.worker.output(), 'job:stalled').every((l) => typeof l.activityId === 'string'));
+    for (const { worker } of [first, second]) assert.doesNotMatch(worker.output(), /taskToken/);
     const afterStall = await (await fetch(second.url)).text();
     assert.match(afterStall, /jobs_stalled_total\{[^}]*job_type="sync-data"[^}]*reason="worker-shutdown"[^}]*\} 1/);
     assert.match(afterStall, /jobs_attempt_failures_total\{[^}]*error_type="worker-shutdown"[^}]*job_type="sync-data"/);

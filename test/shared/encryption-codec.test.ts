@@ -4,7 +4,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
-import { EncryptionCodec, keyIdMetadataKey } from '../../src/shared/encryption-codec';
+import { dataConverterFor } from '../../src/shared/data-converter';
+import { EncryptionCodec, KeylessCodec, keyIdMetadataKey } from '../../src/shared/encryption-codec';
 import { loadKeyRing, newKeyEntry, parseKeyRing } from '../../src/shared/encryption-keys';
 import { CodecError, ConfigError, ErrorType } from '../../src/shared/errors';
 
@@ -64,6 +65,35 @@ describe('EncryptionCodec', () => {
   it('passes payloads that were never encrypted through decode, so jobs from before encryption stay readable', async () => {
     const codec = new EncryptionCodec(parseKeyRing(k1, 'ENCRYPTION_KEYS'));
     assert.deepEqual((await codec.decode([plain({ a: 1 })])).map(value), [{ a: 1 }]);
+  });
+});
+
+describe('KeylessCodec: the data converter without keys', () => {
+  it('is what dataConverterFor gives without keys, with the default converters, so the workflow bundle is unchanged', () => {
+    const converter = dataConverterFor({});
+    assert.equal(converter.payloadCodecs?.length, 1);
+    assert.ok(converter.payloadCodecs?.[0] instanceof KeylessCodec);
+    assert.equal(converter.failureConverterPath, undefined);
+    assert.equal(converter.payloadConverterPath, undefined);
+    assert.ok(dataConverterFor({ encryptionKeys: newKeyEntry('k1') }).payloadCodecs?.[0] instanceof EncryptionCodec);
+  });
+
+  it('passes plain payloads through both ways untouched: the same array back, nothing copied', async () => {
+    const codec = new KeylessCodec();
+    const payloads = [plain({ a: 1 }), plain(null), plain(new Uint8Array([1, 2])), plain('binary/encrypted')];
+    assert.equal(await codec.encode(payloads), payloads);
+    assert.equal(await codec.decode(payloads), payloads);
+    assert.deepEqual(payloads.map(value), [{ a: 1 }, null, new Uint8Array([1, 2]), 'binary/encrypted']);
+  });
+
+  it('refuses an encrypted payload with jobs:codec-unknown-key, naming its key ID and the settings', async () => {
+    const [encoded] = await new EncryptionCodec(parseKeyRing(newKeyEntry('k7'), 'ENCRYPTION_KEYS')).encode([plain(marker)]);
+    await assert.rejects(new KeylessCodec().decode([plain('before'), encoded!]), (err: CodecError) => {
+      assert.ok(err instanceof CodecError);
+      assert.equal(err.type, ErrorType.CodecUnknownKey);
+      assert.match(err.message, /^jobs:codec-unknown-key: a payload is encrypted with key "k7", and no keys are configured; set ENCRYPTION_KEYS or ENCRYPTION_KEY_FILE/);
+      return true;
+    });
   });
 });
 
