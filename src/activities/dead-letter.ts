@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
+import { JobClient } from '../client/job-client';
 import { startJob } from '../client/start-job';
 import { validatePayload } from '../client/validate';
 import { deadLetterWorkflowId, normaliseFailureMessage } from '../jobs/dead-letter';
@@ -100,8 +101,10 @@ export function createDeadLetterActivities(deps: Pick<ActivityDeps, 'temporal'>)
       const { type } = input;
       if (!isJobType(type)) throw nonRetryable(ErrorType.UnknownJobType, `unknown job type ${type}`);
       const payload = validatePayload(type, input.payload);
+      // The record keeps the first enqueue time, not the redrive's; unreadable, the redrive still goes ahead.
+      const createdAt = await new JobClient(client, { taskQueue }).get(input.id).then((r) => r.createdAt, () => undefined);
       try {
-        const handle = await cancellable(() => startJob(client, { type, id: input.id, payload, taskQueue, mode: 'redrive' }));
+        const handle = await cancellable(() => startJob(client, { type, id: input.id, payload, taskQueue, mode: 'redrive', createdAt }));
         return { runId: handle.firstExecutionRunId };
       } catch (err) {
         if (err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError') {

@@ -10,6 +10,12 @@ export const jobTypeSearchAttribute = defineSearchAttributeKey('JobType', Search
 /** Memo key of the payload hash that tells a duplicate enqueue from an ID conflict. A stored contract. */
 export const payloadHashMemoKey = 'payloadHash';
 
+/**
+ * Memo key of when a redriven job was first enqueued (ISO 8601): a redrive starts a new execution
+ * under the same ID, whose own start is the redrive's time. A stored contract.
+ */
+export const createdAtMemoKey = 'jobCreatedAt';
+
 /** What every start of a job shares, whether enqueued, redriven or started by a schedule. */
 export interface JobStartInput {
   type: JobType;
@@ -26,6 +32,8 @@ export interface StartJobInput extends JobStartInput {
   id: string;
   /** Wait before the first attempt, in ms. @defaultValue 0 */
   delayMs?: number;
+  /** When the job was first enqueued, for a redrive (ISO 8601). @defaultValue this start */
+  createdAt?: string;
   /**
    * `enqueue` never reuses an ID (for the namespace's retention period); `redrive` may start an ID
    * again only if its last run failed, was cancelled, terminated or timed out.
@@ -64,9 +72,10 @@ export function jobStartOptions(input: JobStartInput): {
 
 /** Starts a job's workflow: its ID policy plus {@link jobStartOptions}. */
 export function startJob(client: Client, input: StartJobInput): Promise<WorkflowHandleWithFirstExecutionRunId> {
-  const { workflowType, ...options } = jobStartOptions(input);
+  const { workflowType, memo, ...options } = jobStartOptions(input);
   return client.workflow.start(workflowType, {
     ...options,
+    memo: input.createdAt ? { ...memo, [createdAtMemoKey]: input.createdAt } : memo,
     workflowId: input.id,
     // Starting an ID that is running fails, which is how a duplicate is detected.
     workflowIdConflictPolicy: 'FAIL',

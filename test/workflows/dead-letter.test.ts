@@ -85,10 +85,11 @@ describe('dead-letter queue (real dev server)', function () {
     });
   });
 
-  it('redrives one job under the same ID; a redrive that fails again returns with its earlier attempts kept; discard ends it', async () => {
+  it('redrives one job under the same ID, keeping its createdAt; a redrive that fails again returns with its earlier attempts kept; discard ends it', async () => {
     const { jobs, worker } = await setUp();
     await worker.runUntil(async () => {
       const id = await failJob(jobs, 'again@example.com');
+      const { createdAt } = await jobs.get(id);
       await deadLetterEntries(env.client, jobs.taskQueue, 'send-email', 1);
       const first = await jobs.deadLetters.redrive(id, { reason: 'smtp fixed?' });
       await assert.rejects(env.client.workflow.getHandle(id, first.runId).result());
@@ -101,7 +102,9 @@ describe('dead-letter queue (real dev server)', function () {
       refusing = false;
       const second = await jobs.deadLetters.redrive(id);
       await env.client.workflow.getHandle(id, second.runId).result();
-      assert.equal((await jobs.get(id)).status, 'completed');
+      const redriven = await jobs.get(id);
+      assert.equal(redriven.status, 'completed');
+      assert.equal(redriven.createdAt, createdAt, 'createdAt stays the first enqueue, through two redrives');
       assert.equal((await jobs.deadLetters.show(id)).status, 'redriven');
       await assert.rejects(jobs.deadLetters.redrive(id), (err: unknown) => err instanceof DeadLetterError && err.type === ErrorType.DlqInvalidState);
 
