@@ -5,11 +5,22 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
+// The SDK evaluates every module that workflow code imports again for each workflow, so costly
+// modules only rare paths need are loaded on first use (src/workflows/lazy-modules.ts) and may be
+// imported here as types only. Job definitions are imported by workflows, so the same holds there;
+// the payload schemas (src/jobs/payloads/) are where zod belongs.
+const lazyOnly = {
+  group: ['zod', 'zod/*', 'fflate', 'fflate/*', '**/shared/limits', '**/jobs/payloads', '**/jobs/payloads/*', '**/payloads', '**/payloads/*'],
+  allowTypeImports: true,
+  message: 'workflow code and job definitions import zod, payload schemas and fflate as types only; load them on first use through src/workflows/lazy-modules.ts (docs/performance.md)',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['src/workflows/**/*.ts', 'src/jobs/**/*.ts'],
+    ignores: ['src/jobs/payloads/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -23,6 +34,7 @@ export default tseslint.config(
             { group: ['nodemailer', 'pino', 'commander'], message: 'workflow code must stay deterministic: no I/O libraries' },
             { group: ['**/activities', '**/activities/*'], allowTypeImports: true, message: 'import activities as types only, through proxyActivities' },
             { group: ['**/client/*', '**/worker/*', '**/provision/*', '**/shared/config', '**/shared/temporal-connection'], message: 'workflow code must not import process-level modules' },
+            lazyOnly,
           ],
         },
       ],

@@ -59,6 +59,8 @@ export async function startBenchWorker(launch: WorkerLaunch): Promise<BenchWorke
     DATA_DIR: launch.dir,
     DATABASE_URL: '',
     LOG_LEVEL: launch.logLevel ?? 'info',
+    // A bench worker serves no metrics: it must not clash with an `npm start` worker on :9464.
+    METRICS: 'false',
     SHUTDOWN_GRACE_TIME: '5s',
     ...launch.env,
   };

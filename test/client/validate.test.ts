@@ -47,6 +47,23 @@ describe('enqueue bounds (validateOptions, validatePayload)', () => {
     ]);
   });
 
+  it('rejects unknown keys in nested objects too, naming them', () => {
+    const found = issues(() => validatePayload('send-email', { ...email, body: undefined, template: { name: 'welcome', var: { name: 'Ada' } } }));
+    assert.equal(found.length, 1);
+    assert.match(found[0]!, /^payload\.template: .*"var"/);
+  });
+
+  it('bounds the error text: a 60 KB key is not echoed back whole, and many issues are counted, not listed', () => {
+    const key = 'k'.repeat(60_000);
+    const [one, ...rest] = issues(() => validatePayload('noop', { [key]: 1 }));
+    assert.equal(rest.length, 0);
+    assert.ok(one!.length < 500, `issue of ${one!.length} characters`);
+    assert.match(one!, /^payload: .*\(\d+ characters\)$/);
+    const many = issues(() => validatePayload('noop', Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`x${i}`, 1]))));
+    assert.ok(many.length <= 21, `${many.length} issues listed`);
+    assert.ok(many.length === 1 || /and \d+ more issue/.test(many.at(-1)!), many.join(' | '));
+  });
+
   it('caps the whole payload under Temporal’s limit, before anything is enqueued', () => {
     const vars = (value: string) => Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`v${i}`, value.repeat(2000)]));
     // 50 values of 2,000 characters each pass the field limits: 100 KB in ASCII, 300 KB as '€'.

@@ -11,7 +11,10 @@ import ts from 'typescript';
 const src = resolve(__dirname, '../../src');
 const entries = [resolve(src, 'workflows/index.ts'), resolve(src, 'workflows/interceptors.ts')];
 
-/** Module specifiers a file imports or re-exports at run time (type-only imports are erased). */
+/**
+ * Module specifiers a file imports, re-exports or requires at its top level, at run time (type-only
+ * imports are erased; a require inside a function runs only when called, which is the point).
+ */
 function runtimeImports(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022);
   const found: string[] = [];
@@ -26,27 +29,48 @@ function runtimeImports(file: string): string[] {
       const named = node.exportClause;
       if (named && ts.isNamedExports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly)) continue;
       found.push((node.moduleSpecifier as ts.StringLiteral).text);
+    } else if (ts.isImportEqualsDeclaration(node) && !node.isTypeOnly && ts.isExternalModuleReference(node.moduleReference)) {
+      found.push((node.moduleReference.expression as ts.StringLiteral).text);
+    } else if (!ts.isFunctionDeclaration(node) && !ts.isClassDeclaration(node)) {
+      found.push(...topLevelRequires(node));
     }
   }
   return found;
 }
 
-/** Every module reachable from the entries by run-time imports: our files by path, packages by name. */
-function reachable(): { files: Set<string>; packages: Set<string> } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const queue = [...entries];
+/** `require('x')` calls in a top-level statement, outside any function body. */
+function topLevelRequires(node: ts.Node): string[] {
+  if (ts.isFunctionLike(node)) return [];
+  if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'require' && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    return [node.arguments[0].text];
+  }
+  const found: string[] = [];
+  node.forEachChild((child) => void found.push(...topLevelRequires(child)));
+  return found;
+}
+
+/**
+ * Every module reachable from the entries by run-time imports (our files by path, packages by
+ * name), each with the file that first imports it, so that a failure names the culprit.
+ */
+function reachable(): { files: Map<string, string>; packages: Map<string, string> } {
+  const files = new Map<string, string>();
+  const packages = new Map<string, string>();
+  const queue: Array<[string, string]> = entries.map((e) => [e, 'entry']);
   while (queue.length > 0) {
-    const file = queue.pop()!;
+    const [file, by] = queue.pop()!;
     if (files.has(file)) continue;
-    files.add(file);
+    files.set(file, by);
     for (const spec of runtimeImports(file)) {
-      if (!spec.startsWith('.')) packages.add(spec);
-      else queue.push(resolveLocal(resolve(dirname(file), spec)));
+      if (!spec.startsWith('.')) {
+        if (!packages.has(spec)) packages.set(spec, file);
+      } else queue.push([resolveLocal(resolve(dirname(file), spec)), file]);
     }
   }
   return { files, packages };
 }
+
+const rel = (file: string) => file.slice(src.length + 1);
 
 function resolveLocal(base: string): string {
   for (const candidate of [`${base}.ts`, resolve(base, 'index.ts')]) {
@@ -65,11 +89,12 @@ describe('workflow bundle imports', () => {
 
   it('workflow code imports neither zod nor fflate at module load', () => {
     assert.ok(files.size > 10, `walked only ${files.size} files`);
-    assert.deepEqual([...packages].filter((p) => /^(zod|fflate)(\/|$)/.test(p)), []);
+    const banned = [...packages].filter(([p]) => /^(zod|fflate)(\/|$)/.test(p)).map(([p, by]) => `${p} (imported by src/${rel(by)})`);
+    assert.deepEqual(banned, []);
   });
 
   it('workflow code imports no payload schema at module load', () => {
-    const schemas = [...files].filter((f) => f.includes('/jobs/payloads/')).map((f) => f.slice(src.length + 1));
+    const schemas = [...files].filter(([f]) => f.includes('/jobs/payloads/')).map(([f, by]) => `src/${rel(f)} (imported by src/${rel(by)})`);
     assert.deepEqual(schemas, []);
   });
 

@@ -27,6 +27,7 @@ export const sendEmailPayload = z
           .refine((vars) => Object.keys(vars).length <= 50, 'must have at most 50 entries')
           .default({}),
       })
+      .strict()
       .optional(),
     /** The user this email is for; recorded as the `X-User-Id` header. */
     userId: identifier(200),
