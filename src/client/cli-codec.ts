@@ -29,7 +29,10 @@ export function addCodecCommands(program: Command): void {
     .action(async (opts: { host: string; port?: string }) => {
       // Checked here, so that a bad flag is named as the flag; loadConfig names CODEC_SERVER_PORT.
       const config = loadConfig(opts.port === undefined ? {} : { codecServerPort: parsePort(opts.port, '--port') });
-      const server = await startConfiguredCodecServer(config, { host: opts.host, port: config.codecServerPort });
+      const portSource = opts.port === undefined ? 'CODEC_SERVER_PORT' : '--port';
+      const server = await startConfiguredCodecServer(config, { host: opts.host, port: config.codecServerPort }).catch((err: unknown) => {
+        throw listenError(err, `${opts.host}:${config.codecServerPort}`, portSource);
+      });
       console.log(`codec server on ${server.url} for ${codecServerOrigins(config).join(', ')}; Ctrl-C stops it`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve).once('SIGTERM', resolve);
@@ -48,4 +51,13 @@ export function addCodecCommands(program: Command): void {
         throw err instanceof ConfigError ? new UsageError(`--id ${err.issues[0]?.message ?? 'is invalid'}`) : err;
       }
     });
+}
+
+/** A failed listen, as a configuration error naming the setting to change. */
+function listenError(err: unknown, address: string, portSource: string): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') return new ConfigError([{ path: portSource, message: `${address} is already in use; choose another ${portSource}` }], { cause: err });
+  if (code === 'EACCES') return new ConfigError([{ path: portSource, message: `may not listen on ${address} (a port under 1024 needs privileges); choose another ${portSource}` }], { cause: err });
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new ConfigError([{ path: '--host', message: `${address.replace(/:\d+$/, '')} is not an address of this machine` }], { cause: err });
+  return err;
 }

@@ -26,3 +26,15 @@ export function headerText(max: number) {
 
 /** An identifier string (an account, a user) of 1 to `max` characters, without line breaks. */
 export const identifier = (max = 128) => headerText(max);
+
+/**
+ * Options for an object's cross-field check (`superRefine`) that runs whenever the fields it reads
+ * parsed cleanly, even if other fields did not, so that one error report names every bad field.
+ * (By default zod skips such a check as soon as any field has failed.)
+ */
+export function whenValid(...fields: string[]): { when: (payload: { value: unknown; issues: readonly { path?: readonly PropertyKey[] }[] }) => boolean } {
+  return {
+    when: ({ value, issues }) =>
+      typeof value === 'object' && value !== null && !issues.some((issue) => issue.path?.length === 0 || fields.includes(String(issue.path?.[0]))),
+  };
+}

@@ -69,7 +69,7 @@ async function main(): Promise<void> {
           `  Enqueue:    ${jobctl} enqueue send-email '{"to":"ada@example.com","subject":"Hi","body":"Hello","userId":"u1"}'`,
           `              ${jobctl} enqueue process-payment '{"paymentId":"p-1","fromAccount":"alice","toAccount":"bob","amount":1250,"currency":"EUR"}'`,
           `  Status:     ${jobctl} status <job-id>`,
-          `  Outbox:     ${config.smtpUrl ? config.smtpUrl.replace(/\/\/[^@]*@/, '//***@') : config.outboxDir}`,
+          config.smtpUrl ? `  SMTP:       ${config.smtpUrl.replace(/\/\/[^@]*@/, '//***@')}` : `  Outbox:     ${config.outboxDir}`,
           `  Database:   ${redactDatabaseUrl(config.databaseUrl)}`,
           `  Failed jobs: ${jobctl} dlq list`,
           `  Metrics:    ${metricsUrl ?? 'off (METRICS=false)'}   (${jobctl} stats)`,

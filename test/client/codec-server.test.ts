@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { startCodecServer, type CodecServer } from '../../src/client/codec-server';
 import { EncryptionCodec } from '../../src/shared/encryption-codec';
@@ -70,6 +72,22 @@ describe('codec server', () => {
       assert.equal(fromEnv.code, 2, fromEnv.stderr);
       assert.match(fromEnv.stderr, /^jobs:invalid-config: invalid configuration: CODEC_SERVER_PORT: .*\(got "70000"\)/);
       assert.doesNotMatch(fromEnv.stderr, /--port/);
+    });
+
+    it('names --port (or CODEC_SERVER_PORT) when that port is taken, exit 2', async () => {
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      const { port } = taken.address() as AddressInfo;
+      try {
+        const flag = await runCommand(process.execPath, [jobctl, 'codec-server', '--port', String(port)], env({}));
+        assert.equal(flag.code, 2, flag.stderr);
+        assert.equal(flag.stderr.trim(), `jobs:invalid-config: invalid configuration: --port: 127.0.0.1:${port} is already in use; choose another --port`);
+        const fromEnv = await runCommand(process.execPath, [jobctl, 'codec-server'], env({ CODEC_SERVER_PORT: String(port) }));
+        assert.equal(fromEnv.code, 2, fromEnv.stderr);
+        assert.match(fromEnv.stderr, /CODEC_SERVER_PORT: 127\.0\.0\.1:\d+ is already in use; choose another CODEC_SERVER_PORT/);
+      } finally {
+        taken.close();
+      }
     });
 
     it('serves on the --port given, over CODEC_SERVER_PORT', async () => {

@@ -47,6 +47,22 @@ describe('enqueue bounds (validateOptions, validatePayload)', () => {
     ]);
   });
 
+  it('names every bad field at once, cross-field checks included, but not a cross-field check of a field already named', () => {
+    assert.deepEqual(issues(() => validatePayload('generate-report', { from: '2026-01-01', to: '2025-01-01', format: 'xml' })), [
+      'payload.format: Invalid option: expected one of "csv"|"json"',
+      'payload.to: must be after from',
+    ]);
+    assert.deepEqual(issues(() => validatePayload('process-payment', { paymentId: 'p1', fromAccount: 'a', toAccount: 'a', amount: -1, currency: 'EUR' })), [
+      'payload.amount: must be greater than 0',
+      'payload.toAccount: must differ from fromAccount',
+    ]);
+    assert.deepEqual(issues(() => validatePayload('send-email', { to: 'bad', subject: 'x', userId: 'u' })), [
+      'payload.to: must be a valid email address',
+      'payload.body: give exactly one of body or template',
+    ]);
+    assert.deepEqual(issues(() => validatePayload('generate-report', { from: 'nope', to: '2025-01-01' })).map((i) => i.split(':')[0]), ['payload.from']);
+  });
+
   it('rejects unknown keys in nested objects too, naming them', () => {
     const found = issues(() => validatePayload('send-email', { ...email, body: undefined, template: { name: 'welcome', var: { name: 'Ada' } } }));
     assert.equal(found.length, 1);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier } from '../../shared/limits';
+import { identifier, whenValid } from '../../shared/limits';
 
 /** Longest period one report may cover, in days. */
 export const maxReportDays = 366;
@@ -44,7 +44,7 @@ export const generateReportPayload = z
     } else if (to - from > maxReportDays * 86_400_000) {
       ctx.addIssue({ code: 'custom', path: ['to'], message: `the period must be at most ${maxReportDays} days` });
     }
-  });
+  }, whenValid('from', 'to'));
 
 /** A validated `generate-report` payload. */
 export type GenerateReportPayload = z.infer<typeof generateReportPayload>;

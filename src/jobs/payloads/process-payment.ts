@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, jobIdPattern } from '../../shared/limits';
+import { identifier, jobIdPattern, whenValid } from '../../shared/limits';
 
 /** Payload of a `process-payment` job: move `amount` minor units from one account to another. */
 export const processPaymentPayload = z
@@ -24,7 +24,7 @@ export const processPaymentPayload = z
     if (value.fromAccount === value.toAccount) {
       ctx.addIssue({ code: 'custom', path: ['toAccount'], message: 'must differ from fromAccount' });
     }
-  });
+  }, whenValid('fromAccount', 'toAccount'));
 
 /** A validated `process-payment` payload. */
 export type ProcessPaymentPayload = z.infer<typeof processPaymentPayload>;

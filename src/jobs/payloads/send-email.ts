@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier } from '../../shared/limits';
+import { identifier, whenValid } from '../../shared/limits';
 
 /** Built-in templates a `send-email` job may name instead of a body. */
 export const emailTemplateNames = ['welcome', 'password-reset'] as const;
@@ -37,7 +37,7 @@ export const sendEmailPayload = z
     if ((value.body === undefined) === (value.template === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['body'], message: 'give exactly one of body or template' });
     }
-  });
+  }, whenValid('body', 'template'));
 
 /** A validated `send-email` payload. */
 export type SendEmailPayload = z.infer<typeof sendEmailPayload>;
