@@ -9,6 +9,26 @@ export class UsageError extends Error {}
 /** The job itself failed; not an input or connection problem, but still exit 1. */
 export class JobFailedError extends Error {}
 
+/** Largest payload argument read from standard input, in bytes: well past the payload limit, so the limit's own error names it. */
+const maxStdinBytes = 4 * 1024 * 1024;
+
+/**
+ * The text of a JSON argument: the argument itself, or standard input when it is `-` (for payloads
+ * larger than a command line may carry, or piped from another tool).
+ */
+export async function readJsonArg(text: string, name: string): Promise<string> {
+  if (text !== '-') return text;
+  if (process.stdin.isTTY) throw new UsageError(`${name}: "-" reads the JSON from standard input, but nothing is piped in`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxStdinBytes) throw new UsageError(`${name}: more than ${maxStdinBytes} bytes on standard input`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Parses a JSON argument, naming it in the error. */
 export function parseJson(text: string, name: string): unknown {
   try {

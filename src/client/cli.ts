@@ -8,7 +8,7 @@ import { addDeadLetterCommands } from './cli-dlq';
 import { addScheduleCommands } from './cli-schedule';
 import { addStatsCommand } from './cli-stats';
 import { DeadLetterError } from './dead-letters';
-import { JobFailedError, UsageError, parseDuration, parseJson, parseLimit, parsePriority, withClient } from './cli-support';
+import { JobFailedError, UsageError, parseDuration, parseJson, parseLimit, parsePriority, readJsonArg, withClient } from './cli-support';
 import { formatJobError, formatJobRecord, formatTable, sanitizeForTerminal } from './format';
 import { listableStatuses, type ListableStatus } from './job-list';
 import { redact, secretsFromEnv } from '../shared/redact';
@@ -32,7 +32,7 @@ function buildProgram(): Command {
     .command('enqueue')
     .description('Validate a payload and enqueue a job; prints the job ID')
     .argument('<type>', `job type (${jobTypes.join(', ')})`)
-    .argument('<payload-json>', 'the payload, as JSON')
+    .argument('<payload-json>', 'the payload, as JSON; - reads it from standard input')
     .option('--id <id>', 'job ID; enqueueing an existing ID runs nothing new')
     .option('--delay <duration>', 'wait before the first attempt, e.g. 30s, 5m')
     .option('--priority <1-5>', 'start before jobs with a higher number when workers are busy: 1 highest, 5 lowest (default 3)')
@@ -40,7 +40,7 @@ function buildProgram(): Command {
     .action(async (type: string, payloadJson: string, opts: { id?: string; delay?: string; priority?: string; json?: boolean }) => {
       // Validate everything before connecting: bad input never reaches Temporal.
       assertJobType(type);
-      const payload = validatePayload(type, parseJson(payloadJson, 'payload-json'));
+      const payload = validatePayload(type, parseJson(await readJsonArg(payloadJson, 'payload-json'), 'payload-json'));
       const { id, delayMs, priority } = validateOptions({ ...opts, priority: parsePriority(opts.priority) });
       const result = await withClient((client) => client.enqueue(type, payload, { id, delay: delayMs, priority }));
       if (opts.json) console.log(JSON.stringify({ id: result.id, existed: result.existed }));

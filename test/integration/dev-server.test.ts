@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/shared/config';
 import { repoRoot, uniqueId } from '../helpers/env';
 import { artifactsDir, historyRows, renderedDom, screenshot } from '../helpers/browser';
 import { isListening as listening } from '../../src/shared/net';
-import { freePort, runCommand, startProcess, type Started } from '../helpers/processes';
+import { freePort, runCommand, runCommandWithInput, startProcess, type Started } from '../helpers/processes';
 import { until } from '../helpers/worker-process';
 
 const isListening = (port: number) => listening('127.0.0.1', port);
@@ -166,6 +166,26 @@ describe('npm start against a real Temporal dev server', function () {
       workerOnly.child.kill('SIGINT');
       assert.equal(await workerOnly.exited, 0, workerOnly.output());
     }
+  });
+
+  it('jobctl enqueue reads the payload from standard input given -, also one too long for a command line', async () => {
+    await start();
+    const ctlEnv = { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}` };
+    const id = uniqueId('stdin-job');
+    const big = JSON.stringify({ to: 'ada@example.com', subject: 'Big', body: 'x'.repeat(99_000) + '€'.repeat(1000), userId: 'u1' });
+    assert.ok(Buffer.byteLength(big) > 100_000);
+    const enqueued = await runCommandWithInput(process.execPath, [jobctl, 'enqueue', 'send-email', '-', '--id', id], big, ctlEnv);
+    assert.equal(enqueued.code, 0, enqueued.stderr);
+    assert.equal(enqueued.stdout.trim(), id);
+    const status = await ctl('status', id, '--json');
+    assert.equal(status.code, 0, status.stderr);
+    assert.equal(JSON.parse(status.stdout).payload.body.length, 100_000);
+    const bad = await runCommandWithInput(process.execPath, [jobctl, 'enqueue', 'send-email', '-'], JSON.stringify({ to: 'nobody', subject: 'x', body: 'y', userId: 'u' }), ctlEnv);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /jobs:invalid-payload: .*payload\.to: must be a valid email address/);
+    const notJson = await runCommandWithInput(process.execPath, [jobctl, 'enqueue', 'send-email', '-'], '{"to":', ctlEnv);
+    assert.equal(notJson.code, 2);
+    assert.match(notJson.stderr, /payload-json: not valid JSON/);
   });
 
   it('jobctl exits 2 with a message naming the field for a bad payload, and 1 when Temporal is unreachable', async () => {
