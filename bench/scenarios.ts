@@ -52,7 +52,7 @@ async function jobClient(address: string, taskQueue: string, payload: (index: nu
 export const scenarios: Record<ScenarioName, Scenario> = {
   ceiling: {
     name: 'ceiling',
-    description: 'an empty workflow on the npm start server: the most one workflow per job can do there',
+    description: 'an empty workflow on a fresh server configured as npm start configures it: the most one workflow per job can do there',
     server: 'npm-start',
     worker: 'plain',
     connect: (address, taskQueue) => plainClient(address, (c, id) => c.workflow.start('emptyWorkflow', { taskQueue, workflowId: id })),
@@ -66,7 +66,7 @@ export const scenarios: Record<ScenarioName, Scenario> = {
   },
   ours: {
     name: 'ours',
-    description: 'the noop job through JobClient and the jobs worker, on the npm start server',
+    description: 'the noop job through JobClient and the jobs worker, on a fresh server configured as npm start configures it',
     server: 'npm-start',
     worker: 'ours',
     connect: (address, taskQueue) => jobClient(address, taskQueue, () => ({})),

@@ -26,7 +26,13 @@ export async function readJsonArg(text: string, name: string): Promise<string> {
     if (size > maxStdinBytes) throw new UsageError(`${name}: more than ${maxStdinBytes} bytes on standard input`);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  if (size === 0) throw new UsageError(`${name}: standard input was empty`);
+  try {
+    // fatal: bytes that are not UTF-8 would otherwise be stored as U+FFFD; a leading BOM is dropped.
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new UsageError(`${name}: standard input is not valid UTF-8`);
+  }
 }
 
 /** Parses a JSON argument, naming it in the error. */

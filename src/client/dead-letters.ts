@@ -2,8 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isGrpcServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { deadLetterWorkflowId } from '../jobs/dead-letter';
-import { jobTypes, type JobType } from '../jobs/registry';
-import { ErrorType, JobsError, describe } from '../shared/errors';
+import { identityChange } from '../jobs/definition';
+import { jobTypes, registry, type JobType } from '../jobs/registry';
+import { ErrorType, InvalidPayloadError, JobsError, describe } from '../shared/errors';
 import { mergePatch } from '../shared/merge-patch';
 import {
   deadLetterCountsQuery,
@@ -98,7 +99,11 @@ export class DeadLetterQueue {
    */
   patchedPayload(entry: DeadLetterEntry, patch: unknown): unknown {
     if (patch === undefined) return entry.payload;
-    return validatePayload(entry.type as JobType, mergePatch(entry.payload, patch));
+    const type = entry.type as JobType;
+    const payload = validatePayload(type, mergePatch(entry.payload, patch));
+    const changed = identityChange(registry[type], entry.payload, payload);
+    if (changed) throw new InvalidPayloadError(type, [{ path: 'payload', message: changed }]);
+    return payload;
   }
 
   /** Starts a dead-lettered job again under its own ID. The patch is validated before anything restarts. */

@@ -15,7 +15,7 @@ import { decodeStartInput, firstEvent, historyTail } from './history';
 import { listJobs, type ListJobsOptions, type JobSummary } from './job-list';
 import { toJobRecord, type JobRecord } from './job-record';
 import { JobSchedules } from './schedules';
-import { createdAtMemoKey, payloadHashMemoKey, startJob } from './start-job';
+import { createdAtFromMemo, payloadHashMemoKey, startJob } from './start-job';
 import { assertJobType, validateOptions, validatePayload } from './validate';
 
 /** gRPC status NOT_FOUND: the workflow vanished between two calls (e.g. retention expired). */
@@ -132,7 +132,7 @@ export class JobClient {
         historyTail(this.temporal, id, description.runId),
         this.jobState(handle, description),
       ]);
-      const createdAt = enqueuedAt(description.memo?.[createdAtMemoKey]) ?? (start?.eventTime ? new Date(Number(start.eventTime.seconds) * 1000 + Math.floor((start.eventTime.nanos ?? 0) / 1e6)) : undefined);
+      const createdAt = createdAtFromMemo(description.memo) ?? (start?.eventTime ? new Date(Number(start.eventTime.seconds) * 1000 + Math.floor((start.eventTime.nanos ?? 0) / 1e6)) : undefined);
       await decodeFailureMessages(this.temporal, [
         ...(description.raw.pendingActivities ?? []).map((p) => p.lastFailure),
         ...tail.map((e) => e.workflowExecutionFailedEventAttributes?.failure),
@@ -189,11 +189,4 @@ export class JobClient {
       throw err;
     }
   }
-}
-
-/** The first enqueue time a redrive carried in the memo, if it is a valid date. */
-function enqueuedAt(value: unknown): Date | undefined {
-  if (typeof value !== 'string') return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
 }

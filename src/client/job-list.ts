@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { definitionForWorkflowType, jobTypes, registry, type JobType } from '../jobs/registry';
+import { createdAtFromMemo } from './start-job';
 
 /** Job statuses that Temporal's visibility store can select by. */
 export const listableStatuses = ['running', 'completed', 'failed', 'cancelled', 'terminated', 'timed-out'] as const;
@@ -64,7 +65,7 @@ export async function listJobs(client: Client, options: ListJobsOptions = {}): P
       id: execution.workflowId,
       type: definitionForWorkflowType(execution.type)?.type ?? execution.type,
       status: execution.status.name.toLowerCase().replace('_', '-').replace('canceled', 'cancelled'),
-      createdAt: execution.startTime.toISOString(),
+      createdAt: (createdAtFromMemo(execution.memo) ?? execution.startTime).toISOString(),
     };
     if (execution.closeTime) summary.closedAt = execution.closeTime.toISOString();
     jobs.push(summary);

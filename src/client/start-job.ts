@@ -16,6 +16,14 @@ export const payloadHashMemoKey = 'payloadHash';
  */
 export const createdAtMemoKey = 'jobCreatedAt';
 
+/** The first enqueue time that a redrive carried in a workflow's memo, if there is a valid one. */
+export function createdAtFromMemo(memo: Record<string, unknown> | undefined): Date | undefined {
+  const value = memo?.[createdAtMemoKey];
+  if (typeof value !== 'string') return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
 /** What every start of a job shares, whether enqueued, redriven or started by a schedule. */
 export interface JobStartInput {
   type: JobType;

@@ -128,3 +128,17 @@ export function presetOptions(p: ActivityPreset): ActivityOptions {
     cancellationType: 'WAIT_CANCELLATION_COMPLETED',
   };
 }
+
+/**
+ * Why a redrive's patched payload may not run under the job's ID, if it may not: a job type whose
+ * ID derives from its payload (`idempotencyKey`, e.g. `payment:<paymentId>`) must keep that key, or
+ * the redriven job would do another operation's work under this one's ID (and block that
+ * operation's own job). The DLQ workflow and the client both apply it.
+ */
+export function identityChange(definition: JobDefinition, before: unknown, after: unknown): string | undefined {
+  const key = definition.idempotencyKey as ((payload: unknown) => string) | undefined;
+  if (!key) return undefined;
+  const was = key(before);
+  const now = key(after);
+  return was === now ? undefined : `a redrive must not change what the job ID derives from (${was} would become ${now}); enqueue that one as a job of its own`;
+}

@@ -6,7 +6,9 @@ import { jobTypes, type JobType } from '../jobs/registry';
 import { loadKeyRing } from './encryption-keys';
 import { ConfigError, type FieldIssue } from './errors';
 
-const port = z.coerce.number().int().min(1).max(65535);
+const port = z.coerce
+  .number({ error: 'must be a port, a whole number from 1 to 65535' })
+  .refine((n) => Number.isInteger(n) && n >= 1 && n <= 65535, 'must be a port, a whole number from 1 to 65535');
 /** A comma-separated list of registered job types, e.g. `send-email,sync-data`. */
 const jobTypeList = z
   .string()

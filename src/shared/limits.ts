@@ -35,6 +35,6 @@ export const identifier = (max = 128) => headerText(max);
 export function whenValid(...fields: string[]): { when: (payload: { value: unknown; issues: readonly { path?: readonly PropertyKey[] }[] }) => boolean } {
   return {
     when: ({ value, issues }) =>
-      typeof value === 'object' && value !== null && !issues.some((issue) => issue.path?.length === 0 || fields.includes(String(issue.path?.[0]))),
+      typeof value === 'object' && value !== null && !Array.isArray(value) && !issues.some((issue) => issue.path?.length === 0 || fields.includes(String(issue.path?.[0]))),
   };
 }

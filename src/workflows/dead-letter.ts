@@ -15,8 +15,8 @@ import { jobMetrics } from '../shared/job-metrics';
 import { countJob } from './job-metrics';
 import type { Activities } from '../activities';
 import { deadLetterPresets } from '../jobs/dead-letter';
-import { presetOptions } from '../jobs/definition';
-import { isJobType } from '../jobs/registry';
+import { identityChange, presetOptions } from '../jobs/definition';
+import { isJobType, registry } from '../jobs/registry';
 import { payloadSchemas } from './lazy-modules';
 import { ErrorType, formatIssues, issuesFromZod } from '../shared/errors';
 import { mergePatch } from '../shared/merge-patch';
@@ -177,4 +177,6 @@ function validateRedrive(state: DeadLetterState, id: string, patch: unknown): vo
   if (!parsed.success) {
     throw ApplicationFailure.nonRetryable(`invalid ${entry.type} payload after patch: ${formatIssues(issuesFromZod(parsed.error, 'payload'))}`, ErrorType.InvalidPayload);
   }
+  const changed = identityChange(registry[entry.type], entry.payload, parsed.data);
+  if (changed) throw ApplicationFailure.nonRetryable(`invalid ${entry.type} payload after patch: payload: ${changed}`, ErrorType.InvalidPayload);
 }

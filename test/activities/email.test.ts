@@ -8,6 +8,8 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { createEmailActivities, messageIdFor, outboxFileFor } from '../../src/activities/email';
 import type { SendEmailResult } from '../../src/jobs/send-email';
+import { emailTemplateVariables } from '../../src/jobs/payloads/send-email';
+import { emailTemplates } from '../../src/activities/email-templates';
 import { ErrorType } from '../../src/shared/errors';
 import { startSmtpServer } from '../helpers/smtp';
 
@@ -15,6 +17,16 @@ const payload = { to: 'ada@example.com', subject: 'Welcome', template: { name: '
 /** A mock activity environment for one attempt, with its log lines kept out of the test output. */
 const mockEnv = (attempt = 1) => new MockActivityEnvironment({ attempt }, { logger: new DefaultLogger('ERROR', () => {}) });
 const input = (jobId: string, p: unknown = payload) => ({ jobId, createdAt: '2026-01-02T03:04:05.000Z', payload: p });
+
+describe('email templates', () => {
+  it('each uses exactly the variables its payload schema requires', () => {
+    assert.deepEqual(Object.keys(emailTemplates).sort(), Object.keys(emailTemplateVariables).sort());
+    for (const [name, body] of Object.entries(emailTemplates)) {
+      const used = [...new Set([...body.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]))].sort();
+      assert.deepEqual(used, [...emailTemplateVariables[name as keyof typeof emailTemplateVariables]].sort(), name);
+    }
+  });
+});
 
 describe('sendEmail activity (MockActivityEnvironment)', () => {
   it('renders the template into one outbox file named after the job, and a second attempt writes nothing new', async () => {

@@ -19,10 +19,13 @@ describe('enqueue: idempotency and ID conflicts', function () {
 
   it('returns the existing job for the same payload, whatever its key order or spelled-out defaults', async () => {
     const id = uniqueId('same');
-    const template = { to: 'ada@example.com', subject: 'Hello', template: { name: 'welcome' as const }, userId: 'u1' };
+    const template = { to: 'ada@example.com', subject: 'Hello', template: { name: 'welcome' as const, vars: { name: 'Ada' } }, userId: 'u1' };
     assert.equal((await jobs.enqueue('send-email', template, { id })).existed, false);
-    const reordered = { userId: 'u1', template: { vars: {}, name: 'welcome' as const }, subject: 'Hello', to: 'ada@example.com' };
+    const reordered = { userId: 'u1', template: { vars: { name: 'Ada' }, name: 'welcome' as const }, subject: 'Hello', to: 'ada@example.com' };
     assert.equal((await jobs.enqueue('send-email', reordered, { id })).existed, true);
+    const noop = uniqueId('same-noop');
+    assert.equal((await jobs.enqueue('noop', {}, { id: noop })).existed, false);
+    assert.equal((await jobs.enqueue('noop', { failAttempts: 0 }, { id: noop })).existed, true, 'a default spelled out is the same payload');
   });
 
   it('rejects a different payload under a used ID with jobs:id-conflict naming the ID, and starts nothing', async () => {

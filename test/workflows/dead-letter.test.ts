@@ -4,6 +4,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { JobClient } from '../../src/client/job-client';
 import { DeadLetterError } from '../../src/client/dead-letters';
+import { seedDemoAccounts } from '../../src/db/seed';
 import { deadLetterWorkflowId } from '../../src/jobs/dead-letter';
 import { redriveUpdate } from '../../src/workflows/dead-letter';
 import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
@@ -155,6 +156,30 @@ describe('dead-letter queue (real dev server)', function () {
         assert.equal(((await jobs.get(o.id)).payload as { subject: string }).subject, 'Patched');
       }
       assert.ok(smtp.received.some((m) => /Subject: Patched/.test(m.raw)));
+    });
+  });
+
+  it('refuses a redrive patch that changes what the job ID derives from (a payment\'s paymentId), in the client and in the DLQ workflow', async () => {
+    const { jobs, worker } = await setUp();
+    await seedDemoAccounts(testDb.db);
+    await worker.runUntil(async () => {
+      const paymentId = uniqueId('pay');
+      const { id, handle } = await jobs.enqueue('process-payment', { paymentId, fromAccount: 'alice', toAccount: 'nobody', amount: 100, currency: 'EUR' });
+      await assert.rejects(handle.result());
+      const [entry] = await deadLetterEntries(env.client, jobs.taskQueue, 'process-payment').then((all) => all.filter((e) => e.id === id));
+      assert.ok(entry, 'the payment is dead-lettered');
+      const other = { paymentId: uniqueId('other'), toAccount: 'bob' };
+      assert.throws(() => jobs.deadLetters.patchedPayload(entry, other), (err: unknown) => err instanceof InvalidPayloadError && /must not change what the job ID derives from/.test(err.message));
+      await assert.rejects(jobs.deadLetters.redrive(id, { patch: other }), InvalidPayloadError);
+      const dlq = env.client.workflow.getHandle(deadLetterWorkflowId(jobs.taskQueue, 'process-payment'));
+      await assert.rejects(dlq.executeUpdate(redriveUpdate, { args: [{ id, patch: other }] }), (err: unknown) => {
+        const cause = (err as { cause?: { message?: string; type?: string } }).cause;
+        return cause?.type === ErrorType.InvalidPayload && /must not change what the job ID derives from/.test(cause.message ?? '');
+      });
+      assert.equal((await jobs.deadLetters.show(id)).status, 'dead-lettered', 'nothing restarted');
+      // A patch that keeps the paymentId is fine.
+      const fixed = await jobs.deadLetters.redrive(id, { patch: { toAccount: 'bob' } });
+      await env.client.workflow.getHandle(id, fixed.runId).result();
     });
   });
 

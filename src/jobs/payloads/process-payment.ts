@@ -13,7 +13,8 @@ export const processPaymentPayload = z
     /** Amount in minor units (cents), a positive safe integer: 1250 is 12.50. */
     amount: z
       .number({ error: 'must be a number of minor units, e.g. 1250 for 12.50' })
-      .int('must be a whole number of minor units, e.g. 1250 for 12.50')
+      // A refinement, not .int(): zod's int check ends the parse, and the accounts check would not run.
+      .refine(Number.isInteger, 'must be a whole number of minor units, e.g. 1250 for 12.50')
       .positive('must be greater than 0')
       .max(Number.MAX_SAFE_INTEGER, 'must be at most 9007199254740991'),
     /** ISO 4217 currency code of both accounts, e.g. `EUR`. */

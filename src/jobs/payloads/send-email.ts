@@ -1,8 +1,18 @@
 import { z } from 'zod';
 import { identifier, whenValid } from '../../shared/limits';
 
-/** Built-in templates a `send-email` job may name instead of a body. */
-export const emailTemplateNames = ['welcome', 'password-reset'] as const;
+/**
+ * Built-in templates a `send-email` job may name instead of a body, with the variables each fills
+ * in: a payload must give every one of them (a misspelt name would otherwise send a blank). The
+ * bodies are in src/activities/email-templates.ts; its test keeps the two in step.
+ */
+export const emailTemplateVariables = {
+  welcome: ['name'],
+  'password-reset': ['name', 'link'],
+} as const satisfies Record<string, readonly string[]>;
+
+/** Names of the built-in templates. */
+export const emailTemplateNames = Object.keys(emailTemplateVariables) as [keyof typeof emailTemplateVariables, ...(keyof typeof emailTemplateVariables)[]];
 
 /** Payload of a `send-email` job. */
 export const sendEmailPayload = z
@@ -28,6 +38,10 @@ export const sendEmailPayload = z
           .default({}),
       })
       .strict()
+      .superRefine((template, ctx) => {
+        const missing = emailTemplateVariables[template.name].filter((name) => !template.vars[name]);
+        for (const name of missing) ctx.addIssue({ code: 'custom', path: ['vars', name], message: `is required by the ${template.name} template` });
+      }, whenValid('name', 'vars'))
       .optional(),
     /** The user this email is for; recorded as the `X-User-Id` header. */
     userId: identifier(200),
