@@ -21,7 +21,7 @@ export function runCommand(cmd: string, args: string[], env: NodeJS.ProcessEnv =
 }
 
 /** Runs a command to completion with `input` on its standard input. */
-export function runCommandWithInput(cmd: string, args: string[], input: string, env: NodeJS.ProcessEnv = process.env): Promise<Ran> {
+export function runCommandWithInput(cmd: string, args: string[], input: string | Buffer, env: NodeJS.ProcessEnv = process.env): Promise<Ran> {
   return new Promise((resolve) => {
     const child = execFile(cmd, args, { env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;

@@ -186,6 +186,14 @@ describe('npm start against a real Temporal dev server', function () {
     const notJson = await runCommandWithInput(process.execPath, [jobctl, 'enqueue', 'send-email', '-'], '{"to":', ctlEnv);
     assert.equal(notJson.code, 2);
     assert.match(notJson.stderr, /payload-json: not valid JSON/);
+    const empty = await runCommandWithInput(process.execPath, [jobctl, 'enqueue', 'send-email', '-'], '', ctlEnv);
+    assert.equal(empty.code, 2);
+    assert.match(empty.stderr, /payload-json: standard input was empty/);
+    const notUtf8 = await runCommandWithInput(process.execPath, [jobctl, 'enqueue', 'send-email', '-'], Buffer.from('{"to":"a@b.co","subject":"x","body":"b\xff\xfe","userId":"u"}', 'latin1'), ctlEnv);
+    assert.equal(notUtf8.code, 2);
+    assert.match(notUtf8.stderr, /payload-json: standard input is not valid UTF-8/);
+    const bom = await runCommandWithInput(process.execPath, [jobctl, 'enqueue', 'noop', '-'], '\uFEFF{}', ctlEnv);
+    assert.equal(bom.code, 0, bom.stderr);
   });
 
   it('jobctl exits 2 with a message naming the field for a bad payload, and 1 when Temporal is unreachable', async () => {
