@@ -102,7 +102,7 @@ export function createDeadLetterActivities(deps: Pick<ActivityDeps, 'temporal'>)
       if (!isJobType(type)) throw nonRetryable(ErrorType.UnknownJobType, `unknown job type ${type}`);
       const payload = validatePayload(type, input.payload);
       // The record keeps the first enqueue time, not the redrive's; unreadable, the redrive still goes ahead.
-      const createdAt = await new JobClient(client, { taskQueue }).get(input.id).then((r) => r.createdAt, () => undefined);
+      const createdAt = await new JobClient(client, { taskQueue }).createdAt(input.id).catch(() => undefined);
       try {
         const handle = await cancellable(() => startJob(client, { type, id: input.id, payload, taskQueue, mode: 'redrive', createdAt }));
         return { runId: handle.firstExecutionRunId };

@@ -3,7 +3,8 @@ import type { temporal } from '@temporalio/proto';
 import { decodePayload } from './decode';
 import { attemptsEventId } from './job-record';
 
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+/** One event of a workflow history, as the service returns it. */
+export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 /** gRPC UNIMPLEMENTED: the server (e.g. the time-skipping test server) lacks the reverse-history call. */
 const GRPC_UNIMPLEMENTED = 12;

@@ -11,7 +11,7 @@ import { connectionOptions } from '../shared/temporal-connection';
 import { jobStateMemoKey, jobStateQuery, type JobState } from '../workflows/job-state';
 import { DeadLetterQueue } from './dead-letters';
 import { decodeFailureMessages } from './decode';
-import { decodeStartInput, firstEvent, historyTail } from './history';
+import { decodeStartInput, firstEvent, historyTail, type HistoryEvent } from './history';
 import { listJobs, type ListJobsOptions, type JobSummary } from './job-list';
 import { toJobRecord, type JobRecord } from './job-record';
 import { JobSchedules } from './schedules';
@@ -132,12 +132,24 @@ export class JobClient {
         historyTail(this.temporal, id, description.runId),
         this.jobState(handle, description),
       ]);
-      const createdAt = createdAtFromMemo(description.memo) ?? (start?.eventTime ? new Date(Number(start.eventTime.seconds) * 1000 + Math.floor((start.eventTime.nanos ?? 0) / 1e6)) : undefined);
+      const createdAt = createdAtOf(description, start);
       await decodeFailureMessages(this.temporal, [
         ...(description.raw.pendingActivities ?? []).map((p) => p.lastFailure),
         ...tail.map((e) => e.workflowExecutionFailedEventAttributes?.failure),
       ]);
       return toJobRecord({ description, tail, payload: await decodeStartInput(this.temporal, start), createdAt, state, now: new Date() });
+    });
+  }
+
+  /**
+   * When a job was first enqueued, redrives included: what {@link get} reports as `createdAt`, read
+   * with two calls instead of the whole record. Throws {@link JobNotFoundError} for an unknown ID.
+   */
+  async createdAt(id: string): Promise<string> {
+    return this.notFoundAs(id, async () => {
+      const description = await this.temporal.workflow.getHandle(id).describe();
+      const firstRunId = description.raw.workflowExecutionInfo?.firstRunId || description.runId;
+      return (createdAtOf(description, await firstEvent(this.temporal, id, firstRunId)) ?? description.startTime).toISOString();
     });
   }
 
@@ -189,4 +201,10 @@ export class JobClient {
       throw err;
     }
   }
+}
+
+/** A job's first enqueue: what a redrive carried in the memo, else its first run's start event. */
+function createdAtOf(description: WorkflowExecutionDescription, start: HistoryEvent | undefined): Date | undefined {
+  const time = start?.eventTime;
+  return createdAtFromMemo(description.memo) ?? (time ? new Date(Number(time.seconds) * 1000 + Math.floor((time.nanos ?? 0) / 1e6)) : undefined);
 }
