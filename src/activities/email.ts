@@ -6,10 +6,10 @@ import type Mail from 'nodemailer/lib/mailer';
 import { sendEmailJob, type SendEmailResult } from '../jobs/send-email';
 import { sendEmailPayload } from '../jobs/payloads/send-email';
 import { ErrorType, describe, nonRetryable } from '../shared/errors';
-import { whileHeartbeating } from './heartbeat';
-import { parseJobPayload } from './job-payload';
+import { whileHeartbeating } from '../activity/heartbeat';
+import { parseJobPayload } from '../activity/job-payload';
 import { renderBody } from './email-templates';
-import { withRetrySchedule } from './retry-schedule';
+import { withRetrySchedule } from '../activity/retry-schedule';
 import { classifySmtpError } from './smtp-errors';
 
 /** What the email activities need from the outside world. */

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/schema';
-import { createDeadLetterActivities } from './dead-letter';
+import { createDeadLetterActivities } from '../activity/dead-letter';
 import { createEmailActivities, type EmailDeps } from './email';
 import { createNoopActivities } from './noop';
 import { createPaymentsActivities } from './payments';

@@ -3,8 +3,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { noopJob, type NoopResult } from '../jobs/noop';
 import { noopPayload } from '../jobs/payloads/noop';
 import { ErrorType } from '../shared/errors';
-import { parseJobPayload } from './job-payload';
-import { withRetrySchedule } from './retry-schedule';
+import { parseJobPayload } from '../activity/job-payload';
+import { withRetrySchedule } from '../activity/retry-schedule';
 
 /** Input of the `runNoop` activity. */
 export interface RunNoopInput {

@@ -6,9 +6,9 @@ import { formatMinorUnits, processPaymentJob, type ProcessPaymentPayload } from 
 import { processPaymentPayload } from '../jobs/payloads/process-payment';
 import { ErrorType, describe, nonRetryable, retryable } from '../shared/errors';
 import type { ActivityDeps } from './index';
-import { whileHeartbeating } from './heartbeat';
-import { parseJobPayload } from './job-payload';
-import { withRetrySchedule } from './retry-schedule';
+import { whileHeartbeating } from '../activity/heartbeat';
+import { parseJobPayload } from '../activity/job-payload';
+import { withRetrySchedule } from '../activity/retry-schedule';
 
 /** Input of every payment step: which job execution runs it, and on what payment. */
 export interface PaymentStepInput {

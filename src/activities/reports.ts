@@ -28,8 +28,8 @@ import { generateReportPayload } from '../jobs/payloads/generate-report';
 import { describe, ErrorType, nonRetryable } from '../shared/errors';
 import type { ActivityDeps } from './index';
 import { add, lineOf, loadCheckpoint, render, summarise, type Aggregate, type Period } from './report-file';
-import { parseJobPayload } from './job-payload';
-import { withRetrySchedule } from './retry-schedule';
+import { parseJobPayload } from '../activity/job-payload';
+import { withRetrySchedule } from '../activity/retry-schedule';
 
 /** Position after the last entry read, in the order pages are read. */
 export interface ReportCursor {

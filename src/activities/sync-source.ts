@@ -6,9 +6,9 @@ import { maxSyncPageSize, syncDataJob } from '../jobs/sync-data';
 import { syncDataPayload, syncPageSize } from '../jobs/payloads/sync-data';
 import { ErrorType, describe, formatIssues, issuesFromZod, nonRetryable, retryable } from '../shared/errors';
 import type { ActivityDeps } from './index';
-import { whileHeartbeating } from './heartbeat';
-import { parseRetryAfter } from './retry-after';
-import { withRetrySchedule } from './retry-schedule';
+import { whileHeartbeating } from '../activity/heartbeat';
+import { parseRetryAfter } from '../activity/retry-after';
+import { withRetrySchedule } from '../activity/retry-schedule';
 
 /** Tunables of the sync-source activities, mostly for tests. */
 export interface SyncSourceOptions {

@@ -1,7 +1,7 @@
 // `jobctl dlq …`: triage of the dead-letter queues.
 import { Option, type Command } from 'commander';
 import { jobTypes, type JobType } from '../jobs/registry';
-import type { DeadLetterEntry } from '../workflows/dead-letter-entries';
+import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
 import { JobFailedError as RedriveFailedError, UsageError, parseJson, parseRate, withClient } from './cli-support';
 import { formatJobError, formatTable } from './format';
 

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isGrpcServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { deadLetterWorkflowId } from '../jobs/dead-letter';
-import { identityChange } from '../jobs/definition';
+import { deadLetterWorkflowId } from '../catalog/dead-letter';
+import { identityChange } from '../catalog/define-job';
 import { jobTypes, registry, type JobType } from '../jobs/registry';
 import { ErrorType, InvalidPayloadError, JobsError, describe } from '../shared/errors';
 import { mergePatch } from '../shared/merge-patch';
@@ -13,8 +13,8 @@ import {
   discardUpdate,
   redriveUpdate,
   type RedriveResult,
-} from '../workflows/dead-letter';
-import type { DeadLetterEntry, DeadLetterFilter, DeadLetterGroup, DeadLetterStatus } from '../workflows/dead-letter-entries';
+} from '../workflow/dead-letter';
+import type { DeadLetterEntry, DeadLetterFilter, DeadLetterGroup, DeadLetterStatus } from '../workflow/dead-letter-entries';
 import { validatePayload } from './validate';
 
 /** A dead-letter operation was refused: no such entry, or not in a state it applies to. */

@@ -8,7 +8,7 @@ import { IdConflictError, JobClosedError, JobNotFoundError, UnreachableError } f
 import { payloadHash } from '../shared/payload-hash';
 import { dataConverterFor } from '../shared/data-converter';
 import { connectionOptions } from '../shared/temporal-connection';
-import { jobStateMemoKey, jobStateQuery, type JobState } from '../workflows/job-state';
+import { jobStateMemoKey, jobStateQuery, type JobState } from '../workflow/job-state';
 import { DeadLetterQueue } from './dead-letters';
 import { decodeFailureMessages } from './decode';
 import { decodeStartInput, firstEvent, historyTail, type HistoryEvent } from './history';

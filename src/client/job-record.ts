@@ -1,11 +1,11 @@
 import type { WorkflowExecutionDescription } from '@temporalio/client';
 import { optionalTsToMs } from '../shared/sdk-internals';
 import type { temporal } from '@temporalio/proto';
-import { jobMaxAttempts } from '../jobs/definition';
+import { jobMaxAttempts } from '../catalog/define-job';
 import { definitionForWorkflowType } from '../jobs/registry';
 import type { StallReason } from '../shared/job-metrics';
 import { stallReason, type FailureLike } from '../shared/stall';
-import type { JobProgress, JobState } from '../workflows/job-state';
+import type { JobProgress, JobState } from '../workflow/job-state';
 import { localActivityAttempt } from './local-activity-marker';
 
 /**

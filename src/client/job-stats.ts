@@ -1,5 +1,5 @@
 import { jobTypes, registry, type JobType } from '../jobs/registry';
-import { taskQueueFor } from '../jobs/task-queues';
+import { taskQueueFor } from '../catalog/task-queues';
 import type { JobClient } from './job-client';
 import { taskQueueBacklog, type QueueBacklog } from './task-queue-stats';
 

@@ -1,7 +1,7 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, type Priority, type SearchAttributePair } from '@temporalio/common';
 import { registry, type JobType } from '../jobs/registry';
-import { taskQueueFor } from '../jobs/task-queues';
+import { taskQueueFor } from '../catalog/task-queues';
 import { payloadHash } from '../shared/payload-hash';
 
 /** The `JobType` search attribute: lets `jobctl list` and the Web UI select jobs by type. A stored contract. */

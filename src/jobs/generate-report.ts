@@ -1,6 +1,6 @@
 import { ErrorType } from '../shared/errors';
 import { exponential, schedule } from '../shared/retry';
-import { defineJob } from './definition';
+import { defineJob } from '../catalog/define-job';
 import type { GenerateReportPayload } from './payloads/generate-report';
 
 export type { GenerateReportPayload } from './payloads/generate-report';

@@ -1,4 +1,4 @@
-import type { JobDefinition } from './definition';
+import type { JobDefinition } from '../catalog/define-job';
 import { generateReportJob } from './generate-report';
 import { noopJob } from './noop';
 import { processPaymentJob } from './process-payment';

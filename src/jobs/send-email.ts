@@ -1,6 +1,6 @@
 import { ErrorType } from '../shared/errors';
 import { schedule } from '../shared/retry';
-import { defineJob } from './definition';
+import { defineJob } from '../catalog/define-job';
 import type { SendEmailPayload } from './payloads/send-email';
 
 export type { SendEmailPayload } from './payloads/send-email';

@@ -1,6 +1,6 @@
 import { ErrorType } from '../shared/errors';
 import { schedule } from '../shared/retry';
-import { defineJob } from './definition';
+import { defineJob } from '../catalog/define-job';
 import type { SyncDataPayload } from './payloads/sync-data';
 
 export type { SyncDataPayload } from './payloads/sync-data';

@@ -1,7 +1,7 @@
 import type { Worker } from '@temporalio/worker';
 import type pino from 'pino';
 import { jobTypes, registry } from '../jobs/registry';
-import { planQueues } from '../jobs/task-queues';
+import { planQueues } from '../catalog/task-queues';
 import type { Config } from '../shared/config';
 import { createWorker, type CreateWorkerOptions } from './create-worker';
 import { metricsBindAddress } from './logger';

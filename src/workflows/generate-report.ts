@@ -18,10 +18,10 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ReportHeartbeat } from '../activities/reports';
-import { activityOptions } from '../jobs/definition';
+import { activityOptions } from '../catalog/define-job';
 import { generateReportJob, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
-import { trackJob } from './job-state';
-import { Saga } from './saga';
+import { trackJob } from '../workflow/job-state';
+import { Saga } from '../workflow/saga';
 
 const { aggregateReportPages } = proxyActivities<Activities>(activityOptions(generateReportJob, 'report'));
 const { discardReportFiles } = proxyActivities<Activities>(activityOptions(generateReportJob, 'cleanup'));

@@ -9,9 +9,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { activityOptions } from '../jobs/definition';
+import { activityOptions } from '../catalog/define-job';
 import { defaultPagesPerRun, isSyncPageSize, syncDataJob, type SyncDataPayload, type SyncDataResult, type SyncFinish } from '../jobs/sync-data';
-import { trackJob } from './job-state';
+import { trackJob } from '../workflow/job-state';
 
 const { syncPage } = proxyActivities<Activities>(activityOptions(syncDataJob, 'page'));
 

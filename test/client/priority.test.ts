@@ -6,7 +6,7 @@ import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { SendEmailInput } from '../../src/activities/email';
 import { JobClient } from '../../src/client/job-client';
 import { registry } from '../../src/jobs/registry';
-import { taskQueueFor } from '../../src/jobs/task-queues';
+import { taskQueueFor } from '../../src/catalog/task-queues';
 import { InvalidOptionError } from '../../src/shared/errors';
 import type { TestDb } from '../helpers/db';
 import { waitFor } from '../helpers/dlq';

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { DeadLetterQueue } from '../../src/client/dead-letters';
 import type { JobType } from '../../src/jobs/registry';
-import type { DeadLetterEntry } from '../../src/workflows/dead-letter-entries';
+import type { DeadLetterEntry } from '../../src/workflow/dead-letter-entries';
 
 /**
  * The dead-lettered entries of a job type's DLQ. The hand-off is an activity that runs after the

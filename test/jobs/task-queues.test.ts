@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { registry } from '../../src/jobs/registry';
-import { defaultConcurrency, planQueues, taskQueueFor } from '../../src/jobs/task-queues';
+import { defaultConcurrency, planQueues, taskQueueFor } from '../../src/catalog/task-queues';
 
 describe('task queues of job types', () => {
   const all = Object.values(registry);

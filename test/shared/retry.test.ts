@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { toScheduledFailure } from '../../src/activities/retry-schedule';
+import { toScheduledFailure } from '../../src/activity/retry-schedule';
 import { delayAfterAttempt, exponential, maxAttempts, schedule, toRetryPolicy } from '../../src/shared/retry';
 
 describe('retry shapes', () => {

@@ -1,4 +1,4 @@
-import type { JobDefinition } from './definition';
+import type { JobDefinition } from './define-job';
 
 /** Activity slots per worker on a queue whose job types declare none: the Temporal SDK's default. */
 export const defaultConcurrency = 100;

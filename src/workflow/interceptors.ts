@@ -23,8 +23,8 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { definitionForWorkflowType } from '../jobs/registry';
-import { deadLetterPresets } from '../jobs/dead-letter';
-import { presetOptions } from '../jobs/definition';
+import { deadLetterPresets } from '../catalog/dead-letter';
+import { presetOptions } from '../catalog/define-job';
 import { jobMetrics } from '../shared/job-metrics';
 import { countFinalStall, countJob, currentJobType, recordJobDuration } from './job-metrics';
 import { currentJobState, jobStateMemoKey } from './job-state';

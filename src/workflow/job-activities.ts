@@ -1,6 +1,6 @@
 import { proxyActivities, proxyLocalActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { LocalActivityOptions } from '@temporalio/common';
-import { presetOf, presetOptions, type JobDefinition } from '../jobs/definition';
+import { presetOf, presetOptions, type JobDefinition } from '../catalog/define-job';
 
 /** The local-activity options of a job's named preset: the same retry policy and timeouts, no heartbeat. */
 export function localActivityOptions(definition: JobDefinition, preset: string = definition.mainPreset): LocalActivityOptions {

@@ -1,4 +1,4 @@
-import type { ActivityPreset } from './definition';
+import type { ActivityPreset } from './define-job';
 import { exponential } from '../shared/retry';
 
 /**

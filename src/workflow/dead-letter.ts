@@ -14,8 +14,8 @@ import {
 import { jobMetrics } from '../shared/job-metrics';
 import { countJob } from './job-metrics';
 import type { Activities } from '../activities';
-import { deadLetterPresets } from '../jobs/dead-letter';
-import { identityChange, presetOptions } from '../jobs/definition';
+import { deadLetterPresets } from '../catalog/dead-letter';
+import { identityChange, presetOptions } from '../catalog/define-job';
 import { isJobType, registry } from '../jobs/registry';
 import { payloadSchemas } from './lazy-modules';
 import { ErrorType, formatIssues, issuesFromZod } from '../shared/errors';

@@ -5,11 +5,11 @@ import type { temporal } from '@temporalio/proto';
 import { JobClient } from '../client/job-client';
 import { startJob } from '../client/start-job';
 import { validatePayload } from '../client/validate';
-import { deadLetterWorkflowId, normaliseFailureMessage } from '../jobs/dead-letter';
+import { deadLetterWorkflowId, normaliseFailureMessage } from '../catalog/dead-letter';
 import { isJobType } from '../jobs/registry';
 import { ErrorType, nonRetryable } from '../shared/errors';
-import type { DeadLetterInput } from '../workflows/dead-letter-entries';
-import type { ActivityDeps } from './index';
+import type { DeadLetterInput } from '../workflow/dead-letter-entries';
+import type { ActivityDeps } from '../activities/index';
 
 /** Input of {@link handOffToDeadLetter}: what the failing job's workflow knows about itself. */
 export interface HandOffInput {

@@ -1,5 +1,5 @@
 import { defineQuery, setHandler } from '@temporalio/workflow';
-import type { JobDefinition } from '../jobs/definition';
+import type { JobDefinition } from '../catalog/define-job';
 
 /** How far a job has got through its work, e.g. pages synced or rows aggregated. */
 export interface JobProgress {

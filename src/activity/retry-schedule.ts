@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure, TemporalFailure, type Duration } from '@temporalio/common';
 import { msToNumber } from '../shared/sdk-internals';
-import { jobMaxAttempts, presetOf, type JobDefinition } from '../jobs/definition';
+import { jobMaxAttempts, presetOf, type JobDefinition } from '../catalog/define-job';
 import { ErrorType, describe } from '../shared/errors';
 import { delayAfterAttempt, type RetryShape } from '../shared/retry';
 
