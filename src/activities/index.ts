@@ -1,6 +1,4 @@
-import type { Client } from '@temporalio/client';
 import type { Db } from '../db/schema';
-import { createDeadLetterActivities } from '../activity/dead-letter';
 import { createEmailActivities, type EmailDeps } from './email';
 import { createNoopActivities } from './noop';
 import { createPaymentsActivities } from './payments';
@@ -17,18 +15,15 @@ export interface ActivityDeps {
   reportsDir: string;
   /** Where `sync-data` pulls pages from. @defaultValue unset: sync-data attempts fail with jobs:missing-config */
   syncSourceUrl?: string;
-  /** A Temporal client and the task queue, for the dead-letter hand-off and redrives. */
-  temporal: { client: Client; taskQueue: string };
 }
 
-/** Builds every activity the worker registers. */
+/** Builds the built-in job types' activities (the worker adds the DLQ's). */
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createEmailActivities(deps.email),
     ...createPaymentsActivities(deps),
     ...createReportsActivities(deps),
     ...createSyncSourceActivities(deps),
-    ...createDeadLetterActivities(deps),
     ...createNoopActivities(),
   };
 }

@@ -2,14 +2,13 @@ import { createHash } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { JobClient } from '../client/job-client';
-import { startJob } from '../client/start-job';
-import { validatePayload } from '../client/validate';
+import type { Catalog } from '../catalog/catalog';
+import { readCreatedAt } from '../catalog/created-at';
 import { deadLetterWorkflowId, normaliseFailureMessage } from '../catalog/dead-letter';
-import { isJobType } from '../jobs/registry';
-import { ErrorType, nonRetryable } from '../shared/errors';
+import { startJob } from '../catalog/start-job';
+import { validatePatchedPayload, validatePayload } from '../catalog/validate';
+import { ErrorType, JobsError, nonRetryable } from '../shared/errors';
 import type { DeadLetterInput } from '../workflow/dead-letter-entries';
-import type { ActivityDeps } from '../activities/index';
 
 /** Input of {@link handOffToDeadLetter}: what the failing job's workflow knows about itself. */
 export interface HandOffInput {
@@ -26,7 +25,20 @@ export interface HandOffInput {
 export interface RestartJobInput {
   type: string;
   id: string;
+  /** The payload to start with: the entry's own, or patched. */
   payload: unknown;
+  /** For a patched redrive, the payload before the patch: the patch may not change what the job ID derives from. @defaultValue unpatched */
+  unpatched?: unknown;
+}
+
+/** What the DLQ activities need: a Temporal client, the deployment's shared queue, the catalog. */
+export interface DeadLetterDeps {
+  /** A Temporal client on the worker's namespace. */
+  client: Client;
+  /** The deployment's shared task queue, which names and runs the DLQs. */
+  taskQueue: string;
+  /** The job types, to validate a redrive's payload and find its definition. */
+  catalog: Catalog;
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -50,8 +62,7 @@ export function failureFingerprint(error: { type?: string; message: string }): {
 }
 
 /** Builds the activities that connect jobs and the dead-letter queue. */
-export function createDeadLetterActivities(deps: Pick<ActivityDeps, 'temporal'>) {
-  const { client, taskQueue } = deps.temporal;
+export function createDeadLetterActivities({ client, taskQueue, catalog }: DeadLetterDeps) {
 
   /**
    * Runs Temporal client calls under the attempt's cancellation signal, so that a worker shutdown or
@@ -99,12 +110,19 @@ export function createDeadLetterActivities(deps: Pick<ActivityDeps, 'temporal'>)
     /** Starts a dead-lettered job again under its own ID (the one path that may reuse a failed ID). */
     async restartJob(input: RestartJobInput): Promise<{ runId: string }> {
       const { type } = input;
-      if (!isJobType(type)) throw nonRetryable(ErrorType.UnknownJobType, `unknown job type ${type}`);
-      const payload = validatePayload(type, input.payload);
-      // The record keeps the first enqueue time, not the redrive's; unreadable, the redrive still goes ahead.
-      const createdAt = await new JobClient(client, { taskQueue }).createdAt(input.id).catch(() => undefined);
+      let payload: unknown;
       try {
-        const handle = await cancellable(() => startJob(client, { type, id: input.id, payload, taskQueue, mode: 'redrive', createdAt }));
+        payload = input.unpatched === undefined ? validatePayload(catalog, type, input.payload) : validatePatchedPayload(catalog, type, input.unpatched, input.payload);
+      } catch (err) {
+        // An unknown type or a payload its schema refuses: retrying cannot fix either.
+        if (err instanceof JobsError) throw nonRetryable(err.type, err.message.replace(`${err.type}: `, ''), err);
+        throw err;
+      }
+      const definition = catalog.definition(type)!;
+      // The record keeps the first enqueue time, not the redrive's; unreadable, the redrive still goes ahead.
+      const createdAt = await readCreatedAt(client, input.id).then((d) => d.toISOString(), () => undefined);
+      try {
+        const handle = await cancellable(() => startJob(client, { definition, id: input.id, payload, taskQueue, mode: 'redrive', createdAt }));
         return { runId: handle.firstExecutionRunId };
       } catch (err) {
         if (err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError') {
@@ -115,6 +133,9 @@ export function createDeadLetterActivities(deps: Pick<ActivityDeps, 'temporal'>)
     },
   };
 }
+
+/** The DLQ activities, as workflow code sees them through `proxyActivities`. */
+export type DeadLetterActivities = ReturnType<typeof createDeadLetterActivities>;
 
 /** Signal-with-start of a job type's DLQ workflow. */
 export async function startDeadLetterQueue(client: Client, taskQueue: string, type: string, entry: DeadLetterInput): Promise<void> {

@@ -3,8 +3,8 @@
 // stopped answering — in one place instead of in each activity.
 import type { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptors, Next } from '@temporalio/worker';
-import { definitionForWorkflowType } from '../jobs/registry';
+import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptors, ActivityInterceptorsFactory, Next } from '@temporalio/worker';
+import type { Catalog } from '../catalog/catalog';
 import { ErrorType } from '../shared/errors';
 import { jobMetrics, stallErrorType, type JobMetric, type StallReason } from '../shared/job-metrics';
 import { stallReason } from '../shared/stall';
@@ -12,10 +12,19 @@ import { stallReason } from '../shared/stall';
 /** How long an attempt waits, at most, to learn how its predecessor ended before it gets on with its work. */
 const diagnosisTimeoutMs = 2000;
 
-/** Registered by the worker through `interceptors.activity`. */
-export function jobActivityInterceptors(ctx: Context): ActivityInterceptors {
-  const jobType = definitionForWorkflowType(ctx.info.workflowType ?? '')?.type;
-  if (!jobType) return {};
+/**
+ * The activity interceptors of a catalog's jobs, registered by the worker through
+ * `interceptors.activity`. An attempt's job type comes from the catalog's map of workflow types,
+ * built once; activities of other workflows (the DLQ's) run without them.
+ */
+export function jobActivityInterceptors(catalog: Pick<Catalog, 'byWorkflowType'>): ActivityInterceptorsFactory {
+  return (ctx) => {
+    const jobType = catalog.byWorkflowType(ctx.info.workflowType ?? '')?.type;
+    return jobType ? attemptInterceptors(ctx, jobType) : {};
+  };
+}
+
+function attemptInterceptors(ctx: Context, jobType: string): ActivityInterceptors {
   let previousAttempt: StallReason | undefined;
   const inbound: ActivityInboundCallsInterceptor = {
     async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {

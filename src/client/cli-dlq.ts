@@ -1,6 +1,5 @@
 // `jobctl dlq …`: triage of the dead-letter queues.
 import { Option, type Command } from 'commander';
-import { jobTypes, type JobType } from '../jobs/registry';
 import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
 import { JobFailedError as RedriveFailedError, UsageError, parseJson, parseRate, withClient } from './cli-support';
 import { formatJobError, formatTable } from './format';
@@ -18,7 +17,7 @@ interface RedriveOptions {
 /** Adds `dlq list|groups|show|redrive|discard` to jobctl. */
 export function addDeadLetterCommands(program: Command): void {
   const dlq = program.command('dlq').description('Triage jobs that failed for good: list, group, inspect, redrive, discard');
-  const typeOption = () => new Option('--type <type>', 'only this job type').choices(jobTypes);
+  const typeOption = () => new Option('--type <type>', 'only this job type');
 
   dlq
     .command('list')
@@ -27,7 +26,7 @@ export function addDeadLetterCommands(program: Command): void {
     .option('--fingerprint <f>', 'only this failure group')
     .addOption(new Option('--status <status>', 'entries in this state').choices(['dead-lettered', 'redriven', 'discarded', 'all']).default('dead-lettered'))
     .option('--json', 'print the entries as JSON')
-    .action(async (opts: { type?: JobType; fingerprint?: string; status: 'dead-lettered'; json?: boolean }) => {
+    .action(async (opts: { type?: string; fingerprint?: string; status: 'dead-lettered'; json?: boolean }) => {
       const entries = await withClient((c) => c.deadLetters.list({ type: opts.type, fingerprint: opts.fingerprint, status: opts.status }));
       if (opts.json) return console.log(JSON.stringify(entries, null, 2));
       const rows = entries.map((e) => ({ id: e.id, type: e.type, status: e.status, attempts: e.attempts, fingerprint: e.fingerprint, lastFailedAt: e.lastFailedAt, error: formatJobError(e.error).slice(0, 80) }));
@@ -39,7 +38,7 @@ export function addDeadLetterCommands(program: Command): void {
     .description('Count dead-lettered jobs per failure fingerprint, largest first')
     .addOption(typeOption())
     .option('--json', 'print as JSON')
-    .action(async (opts: { type?: JobType; json?: boolean }) => {
+    .action(async (opts: { type?: string; json?: boolean }) => {
       const groups = await withClient((c) => c.deadLetters.groups(opts.type));
       const rows = groups.map((g) => ({ ...g, sample: g.sample.slice(0, 100) }));
       console.log(opts.json ? JSON.stringify(groups, null, 2) : formatTable(rows, ['fingerprint', 'count', 'type', 'errorType', 'sample']));
@@ -84,7 +83,7 @@ export function addDeadLetterCommands(program: Command): void {
         } else for (const o of outcomes) console.log(o.error ? `${o.id}: not redriven: ${o.error}` : `${o.id}: redriven (run ${o.runId})`);
         const failed = outcomes.filter((o) => o.error);
         if (failed.length > 0) throw new RedriveFailedError(`${failed.length} of ${outcomes.length} redrive(s) failed; first: ${failed[0]!.error}`);
-      });
+      }, patch === undefined ? 'none' : 'required', 'dlq redrive --patch');
     });
 
   dlq

@@ -11,7 +11,7 @@ export function addStatsCommand(program: Command): void {
     .description('Count jobs per type (backlog, running, completed, failed, dead-lettered) and the task queue backlog')
     .option('--json', 'print as JSON')
     .action(async (opts: { json?: boolean }) => {
-      const stats = await withClient((client) => jobStats(client));
+      const stats = await withClient((client) => jobStats(client), 'optional');
       console.log(opts.json ? JSON.stringify(stats, null, 2) : formatStats(stats));
     });
 }

@@ -1,6 +1,7 @@
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '../shared/sdk-internals';
 import { describe } from '../shared/errors';
+import { projectCatalog, type CatalogNeed } from './cli-catalog';
 import { JobClient } from './job-client';
 
 /** Bad input: the user can fix the command line (exit 2). */
@@ -85,9 +86,13 @@ export function parseRate(text: string): number {
   return n;
 }
 
-/** Connects, runs, and always closes the connection. */
-export async function withClient<T>(run: (client: JobClient) => Promise<T>): Promise<T> {
-  const client = await JobClient.connect();
+/**
+ * Connects, runs, and always closes the connection. The client gets the project's catalog as the
+ * command needs it ({@link CatalogNeed}); nothing that needs none loads it.
+ */
+export async function withClient<T>(run: (client: JobClient) => Promise<T>, need: CatalogNeed = 'none', operation = 'this command'): Promise<T> {
+  const catalog = projectCatalog(need, operation);
+  const client = await JobClient.connect({ catalog });
   try {
     return await run(client);
   } finally {

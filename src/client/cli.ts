@@ -1,7 +1,6 @@
 // jobctl: the command-line face of JobClient. Exit codes: 0 ok, 2 bad input, 1 operational error.
 import { WorkflowFailedError } from '@temporalio/client';
 import { Command, CommanderError, Option } from 'commander';
-import { jobTypes, registry, type JobType } from '../jobs/registry';
 import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, ScheduleExistsError, UnknownJobTypeError, describe } from '../shared/errors';
 import { addCodecCommands } from './cli-codec';
 import { addDeadLetterCommands } from './cli-dlq';
@@ -12,7 +11,8 @@ import { JobFailedError, UsageError, parseDuration, parseJson, parseLimit, parse
 import { formatJobError, formatJobRecord, formatTable, sanitizeForTerminal } from './format';
 import { listableStatuses, type ListableStatus } from './job-list';
 import { redact, secretsFromEnv } from '../shared/redact';
-import { assertJobType, validateOptions, validatePayload } from './validate';
+import { prepareJob } from '../catalog/prepare-job';
+import { projectCatalog, setCatalogFlag } from './cli-catalog';
 
 const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError, IdConflictError, ScheduleExistsError];
 
@@ -25,24 +25,27 @@ function isBadInput(err: unknown): boolean {
 function buildProgram(): Command {
   const program = new Command('jobctl')
     .description('Enqueue and inspect durable-jobs jobs. Connects to TEMPORAL_ADDRESS (default 127.0.0.1:7233).')
+    .option('--catalog <module>', 'the module exporting your job types (defineCatalog); default DURABLE_JOBS_CATALOG, else package.json "durable-jobs".catalog. Only enqueue, schedule create, dlq redrive --patch and types need it')
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    .hook('preAction', (root) => setCatalogFlag(root.opts<{ catalog?: string }>().catalog));
 
   program
     .command('enqueue')
     .description('Validate a payload and enqueue a job; prints the job ID')
-    .argument('<type>', `job type (${jobTypes.join(', ')})`)
+    .argument('<type>', 'job type (jobctl types lists them)')
     .argument('<payload-json>', 'the payload, as JSON; - reads it from standard input')
     .option('--id <id>', 'job ID; enqueueing an existing ID runs nothing new')
     .option('--delay <duration>', 'wait before the first attempt, e.g. 30s, 5m')
     .option('--priority <1-5>', 'start before jobs with a higher number when workers are busy: 1 highest, 5 lowest (default 3)')
     .option('--json', 'print {"id","existed"} as JSON')
     .action(async (type: string, payloadJson: string, opts: { id?: string; delay?: string; priority?: string; json?: boolean }) => {
-      // Validate everything before connecting: bad input never reaches Temporal.
-      assertJobType(type);
-      const payload = validatePayload(type, parseJson(await readJsonArg(payloadJson, 'payload-json'), 'payload-json'));
-      const { id, delayMs, priority } = validateOptions({ ...opts, priority: parsePriority(opts.priority) });
-      const result = await withClient((client) => client.enqueue(type, payload, { id, delay: delayMs, priority }));
+      // Validate everything before connecting: bad input never reaches Temporal. The client then
+      // starts the job with this payload as it is (validation is one step: the client's own).
+      const catalog = projectCatalog('required', 'enqueue')!;
+      const payload = parseJson(await readJsonArg(payloadJson, 'payload-json'), 'payload-json');
+      const job = prepareJob(catalog, type, payload, { ...opts, priority: parsePriority(opts.priority) });
+      const result = await withClient((client) => client.start(job), 'required', 'enqueue');
       if (opts.json) console.log(JSON.stringify({ id: result.id, existed: result.existed }));
       else {
         console.log(result.id);
@@ -98,11 +101,11 @@ function buildProgram(): Command {
   program
     .command('list')
     .description('List jobs from Temporal visibility, newest first (dead-lettered: from the dead-letter queues)')
-    .addOption(new Option('--type <type>', 'only this job type').choices(jobTypes))
+    .option('--type <type>', 'only this job type')
     .addOption(new Option('--status <status>', 'only jobs in this state').choices([...listableStatuses, 'dead-lettered']))
     .option('--limit <n>', 'at most this many', '50')
     .option('--json', 'print as JSON')
-    .action(async (opts: { type?: JobType; status?: ListableStatus | 'dead-lettered'; limit: string; json?: boolean }) => {
+    .action(async (opts: { type?: string; status?: ListableStatus | 'dead-lettered'; limit: string; json?: boolean }) => {
       const limit = parseLimit(opts.limit);
       const rows = await withClient(async (client) => {
         if (opts.status !== 'dead-lettered') return client.list({ type: opts.type, status: opts.status, limit });
@@ -120,10 +123,10 @@ function buildProgram(): Command {
 
   program
     .command('types')
-    .description('List the registered job types')
+    .description("List the catalog's job types")
     .addOption(new Option('--json', 'print as JSON'))
     .action((opts: { json?: boolean }) => {
-      const rows = Object.values(registry).map((d) => ({ type: d.type, description: d.description }));
+      const rows = projectCatalog('required', 'types')!.definitions.map((d) => ({ type: d.type, description: d.description }));
       console.log(opts.json ? JSON.stringify(rows, null, 2) : rows.map((r) => `${r.type.padEnd(18)}${r.description}`).join('\n'));
     });
 

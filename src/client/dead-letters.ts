@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isGrpcServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import type { Catalog } from '../catalog/catalog';
+import { NoCatalogError } from '../catalog/catalog-error';
 import { deadLetterWorkflowId } from '../catalog/dead-letter';
-import { identityChange } from '../catalog/define-job';
-import { jobTypes, registry, type JobType } from '../jobs/registry';
-import { ErrorType, InvalidPayloadError, JobsError, describe } from '../shared/errors';
-import { mergePatch } from '../shared/merge-patch';
+import { ErrorType, JobsError, describe } from '../shared/errors';
 import {
   deadLetterCountsQuery,
   deadLetterEntriesQuery,
@@ -15,7 +14,7 @@ import {
   type RedriveResult,
 } from '../workflow/dead-letter';
 import type { DeadLetterEntry, DeadLetterFilter, DeadLetterGroup, DeadLetterStatus } from '../workflow/dead-letter-entries';
-import { validatePayload } from './validate';
+import { validateRedrivePayload } from '../catalog/validate';
 
 /** A dead-letter operation was refused: no such entry, or not in a state it applies to. */
 export class DeadLetterError extends JobsError {}
@@ -25,8 +24,8 @@ const GRPC_NOT_FOUND = 5;
 
 /** Options of {@link DeadLetterQueue.list}. */
 export interface DeadLetterListOptions extends DeadLetterFilter {
-  /** Only this job type's DLQ. @defaultValue every type */
-  type?: JobType;
+  /** Only this job type's DLQ. @defaultValue every type: the catalog's, or without one every DLQ running on the task queue */
+  type?: string;
 }
 
 /** What came of redriving one entry. */
@@ -62,28 +61,41 @@ export class DeadLetterQueue {
     private readonly client: Client,
     /** The task queue whose DLQs these are. */
     private readonly taskQueue: string,
+    /** The job types, for validating a redrive's patch; without it the DLQs are read from Temporal and a patch is refused. */
+    private readonly catalog?: Catalog,
   ) {}
+
+  /** The job types whose DLQs to read: the one asked for, the catalog's, or those whose DLQ is running. */
+  async types(type?: string): Promise<string[]> {
+    if (type !== undefined) return [type];
+    if (this.catalog) return [...this.catalog.types];
+    const prefix = deadLetterWorkflowId(this.taskQueue, '');
+    const query = `WorkflowType = 'deadLetterWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${this.taskQueue.replace(/['\\]/g, '\\$&')}'`;
+    const found = new Set<string>();
+    for await (const w of this.client.workflow.list({ query })) if (w.workflowId.startsWith(prefix)) found.add(w.workflowId.slice(prefix.length));
+    return [...found].sort();
+  }
 
   /** Entries across the selected DLQs, oldest failure first. */
   async list(options: DeadLetterListOptions = {}): Promise<DeadLetterEntry[]> {
     const { type, ...filter } = options;
-    const lists = await Promise.all((type ? [type] : jobTypes).map((t) => this.query(t, (h) => h.query(deadLetterEntriesQuery, filter), [])));
+    const lists = await Promise.all((await this.types(type)).map((t) => this.query(t, (h) => h.query(deadLetterEntriesQuery, filter), [])));
     return lists.flat().sort((a, b) => (a.lastFailedAt < b.lastFailedAt ? -1 : a.lastFailedAt > b.lastFailedAt ? 1 : 0));
   }
 
   /** Dead-lettered entries counted per fingerprint, across the selected DLQs, largest first. */
-  async groups(type?: JobType): Promise<(DeadLetterGroup & { type: JobType })[]> {
+  async groups(type?: string): Promise<(DeadLetterGroup & { type: string })[]> {
     const lists = await Promise.all(
-      (type ? [type] : jobTypes).map(async (t) => (await this.query(t, (h) => h.query(deadLetterGroupsQuery), [])).map((g) => ({ ...g, type: t }))),
+      (await this.types(type)).map(async (t) => (await this.query(t, (h) => h.query(deadLetterGroupsQuery), [])).map((g) => ({ ...g, type: t }))),
     );
     return lists.flat().sort((a, b) => b.count - a.count);
   }
 
   /** Entries counted by status, per job type. */
-  async counts(): Promise<Record<JobType, Record<DeadLetterStatus, number>>> {
+  async counts(): Promise<Record<string, Record<DeadLetterStatus, number>>> {
     const empty = { 'dead-lettered': 0, redriving: 0, redriven: 0, discarded: 0 };
-    const rows = await Promise.all(jobTypes.map(async (t) => [t, await this.query(t, (h) => h.query(deadLetterCountsQuery), empty)] as const));
-    return Object.fromEntries(rows) as Record<JobType, Record<DeadLetterStatus, number>>;
+    const rows = await Promise.all((await this.types()).map(async (t) => [t, await this.query(t, (h) => h.query(deadLetterCountsQuery), empty)] as const));
+    return Object.fromEntries(rows);
   }
 
   /** The entry of a job, whatever its status. Throws `jobs:dlq-entry-not-found` if no DLQ has it. */
@@ -99,18 +111,20 @@ export class DeadLetterQueue {
    */
   patchedPayload(entry: DeadLetterEntry, patch: unknown): unknown {
     if (patch === undefined) return entry.payload;
-    const type = entry.type as JobType;
-    const payload = validatePayload(type, mergePatch(entry.payload, patch));
-    const changed = identityChange(registry[type], entry.payload, payload);
-    if (changed) throw new InvalidPayloadError(type, [{ path: 'payload', message: changed }]);
-    return payload;
+    if (!this.catalog) throw new NoCatalogError('a redrive with a patch');
+    return validateRedrivePayload(this.catalog, entry.type, entry.payload, patch);
   }
 
   /** Starts a dead-lettered job again under its own ID. The patch is validated before anything restarts. */
   async redrive(id: string, options: RedriveOptions = {}): Promise<RedriveResult> {
     const entry = await this.show(id);
     this.patchedPayload(entry, options.patch);
-    return this.update(entry.type as JobType, (h) => h.executeUpdate(redriveUpdate, { args: [{ id, patch: options.patch, reason: options.reason }] }));
+    return this.restart(entry, options);
+  }
+
+  /** Sends the redrive update; the patch has been validated. */
+  private restart(entry: DeadLetterEntry, options: RedriveOptions): Promise<RedriveResult> {
+    return this.update(entry.type, (h) => h.executeUpdate(redriveUpdate, { args: [{ id: entry.id, patch: options.patch, reason: options.reason }] }));
   }
 
   /**
@@ -125,7 +139,7 @@ export class DeadLetterQueue {
     for (const [i, { entry, payload }] of plan.entries()) {
       if (i > 0 && options.ratePerSecond) await sleep(1000 / options.ratePerSecond);
       try {
-        const { runId } = await this.redrive(entry.id, { patch: options.patch, reason: options.reason });
+        const { runId } = await this.restart(entry, options);
         outcomes.push({ id: entry.id, type: entry.type, payload, runId, startedAt: new Date().toISOString() });
       } catch (err) {
         outcomes.push({ id: entry.id, type: entry.type, payload, error: describe(err) });
@@ -137,14 +151,14 @@ export class DeadLetterQueue {
   /** Gives up on a dead-lettered job; the entry stays, marked discarded, with the reason in its audit trail. */
   async discard(id: string, reason?: string): Promise<DeadLetterEntry> {
     const entry = await this.show(id);
-    return this.update(entry.type as JobType, (h) => h.executeUpdate(discardUpdate, { args: [{ id, reason }] }));
+    return this.update(entry.type, (h) => h.executeUpdate(discardUpdate, { args: [{ id, reason }] }));
   }
 
-  private handle(type: JobType) {
+  private handle(type: string) {
     return this.client.workflow.getHandle(deadLetterWorkflowId(this.taskQueue, type));
   }
 
-  private async query<T>(type: JobType, run: (h: ReturnType<DeadLetterQueue['handle']>) => Promise<T>, empty: T): Promise<T> {
+  private async query<T>(type: string, run: (h: ReturnType<DeadLetterQueue['handle']>) => Promise<T>, empty: T): Promise<T> {
     try {
       return await run(this.handle(type));
     } catch (err) {
@@ -153,7 +167,7 @@ export class DeadLetterQueue {
     }
   }
 
-  private async update<T>(type: JobType, run: (h: ReturnType<DeadLetterQueue['handle']>) => Promise<T>): Promise<T> {
+  private async update<T>(type: string, run: (h: ReturnType<DeadLetterQueue['handle']>) => Promise<T>): Promise<T> {
     try {
       return await run(this.handle(type));
     } catch (err) {

@@ -12,15 +12,7 @@ const GRPC_UNIMPLEMENTED = 12;
 /** Events read per page from the end of a history. */
 const tailPageSize = 100;
 
-/** The first event of a run: its start, with the input and the enqueue time. One small request, whatever the history's size. */
-export async function firstEvent(client: Client, workflowId: string, runId: string): Promise<HistoryEvent | undefined> {
-  const response = await client.workflowService.getWorkflowExecutionHistory({
-    namespace: client.options.namespace,
-    execution: { workflowId, runId },
-    maximumPageSize: 1,
-  });
-  return response.history?.events?.[0] ?? undefined;
-}
+export { firstEvent } from '../catalog/created-at';
 
 /** The payload a job was enqueued with, decoded from its start event. */
 export async function decodeStartInput(client: Client, event: HistoryEvent | undefined): Promise<unknown> {

@@ -1,7 +1,10 @@
-// The public API: a typed client for enqueueing jobs and reading them back.
-export { JobClient, type EnqueueOptions, type EnqueueResult } from './job-client';
+// The client entry point (`durable-jobs` and `durable-jobs/client`): the typed client for
+// enqueueing jobs and reading them back, typed by the catalog it is given.
+export { JobClient, type EnqueueOptions, type EnqueueResult, type JobClientOptions, type JobClientConnectOptions } from './job-client';
 export { JobSchedules, type CreateScheduleOptions, type ScheduleSummary } from './schedules';
+export { DeadLetterQueue, DeadLetterError, type DeadLetterListOptions, type RedriveOptions, type RedriveOutcome } from './dead-letters';
 export type { JobRecord, JobStatus, JobError } from './job-record';
-export { registry, jobTypes, type JobType } from '../jobs/registry';
-export { payloadSchemas, type JobPayload, type JobPayloadInput } from '../jobs/payloads';
+export type { JobSummary, ListJobsOptions } from './job-list';
+export { prepareJob, type PreparedJob } from '../catalog/prepare-job';
+export * from '../catalog';
 export * from '../shared/errors';

@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { Client, Connection, isGrpcServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type WorkflowExecutionDescription, type WorkflowHandle } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
-import { definitionForWorkflowType, registry, type JobType } from '../jobs/registry';
-import type { JobPayloadInput } from '../jobs/payloads';
+import type { z } from 'zod';
+import type { Catalog, PayloadSchemas } from '../catalog/catalog';
+import { NoCatalogError } from '../catalog/catalog-error';
+import { createdAtOf, readCreatedAt } from '../catalog/created-at';
 import { loadConfig, type Config, type ConfigOverrides } from '../shared/config';
 import { IdConflictError, JobClosedError, JobNotFoundError, UnreachableError } from '../shared/errors';
 import { payloadHash } from '../shared/payload-hash';
@@ -13,10 +14,10 @@ import { DeadLetterQueue } from './dead-letters';
 import { decodeFailureMessages } from './decode';
 import { decodeStartInput, firstEvent, historyTail, type HistoryEvent } from './history';
 import { listJobs, type ListJobsOptions, type JobSummary } from './job-list';
-import { toJobRecord, type JobRecord } from './job-record';
+import { jobStatusName, jobTypeOf, toJobRecord, type JobRecord } from './job-record';
 import { JobSchedules } from './schedules';
-import { createdAtFromMemo, payloadHashMemoKey, startJob } from './start-job';
-import { assertJobType, validateOptions, validatePayload } from './validate';
+import { payloadHashMemoKey, startJob } from '../catalog/start-job';
+import { prepareJob, type PreparedJob } from '../catalog/prepare-job';
 
 /** gRPC status NOT_FOUND: the workflow vanished between two calls (e.g. retention expired). */
 const GRPC_NOT_FOUND = 5;
@@ -52,7 +53,13 @@ export interface EnqueueResult {
 }
 
 /** Options of a {@link JobClient} built on an existing Temporal client. */
-export interface JobClientOptions {
+export interface JobClientOptions<S extends PayloadSchemas = PayloadSchemas> {
+  /**
+   * The job types (`defineCatalog`): what `enqueue`, `schedules.create` and a patched redrive
+   * validate against, and what types their payloads. Reading jobs back (`get`, `list`, `cancel`,
+   * `result`, the DLQ's list, show and discard) needs none. @defaultValue none
+   */
+  catalog?: Catalog<S>;
   /**
    * Request eager workflow start: the server hands a new job's first workflow task back in the
    * start response to a worker of this process, saving a task-queue round trip (see
@@ -62,20 +69,34 @@ export interface JobClientOptions {
   eagerStart?: boolean;
 }
 
-/** The typed API for enqueueing jobs and reading them back. */
-export class JobClient {
+/** What {@link JobClient.connect} takes: the catalog and client options, and any setting to override the environment's. */
+export type JobClientConnectOptions<S extends PayloadSchemas = PayloadSchemas> = ConfigOverrides & JobClientOptions<S>;
+
+/**
+ * The typed API for enqueueing jobs and reading them back. Typed by its catalog's payload schemas
+ * (`S`, generics, as BullMQ's `Queue<Data>`): `enqueue('charge-subscription', …)` infers the
+ * payload's type, and a type the catalog lacks is a compile error. Generics rather than declaration
+ * merging, because one process may hold clients of several catalogs (two services' job types, or
+ * none for an operator tool), and merging would give them all one global type.
+ */
+export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
   /** The dead-letter queues: list, inspect, redrive and discard jobs that failed for good. */
   readonly deadLetters: DeadLetterQueue;
   /** Recurring jobs: create, list, pause, unpause, trigger and delete schedules. */
-  readonly schedules: JobSchedules;
+  readonly schedules: JobSchedules<S>;
 
   constructor(
     /** The Temporal client underneath. */
     readonly temporal: Client,
-    private readonly config: Pick<Config, 'taskQueue'> & JobClientOptions,
+    private readonly config: Pick<Config, 'taskQueue'> & JobClientOptions<S>,
   ) {
-    this.deadLetters = new DeadLetterQueue(temporal, config.taskQueue);
-    this.schedules = new JobSchedules(temporal, config.taskQueue);
+    this.deadLetters = new DeadLetterQueue(temporal, config.taskQueue, config.catalog);
+    this.schedules = new JobSchedules(temporal, config.taskQueue, config.catalog);
+  }
+
+  /** The catalog given, if any. */
+  get catalog(): Catalog<S> | undefined {
+    return this.config.catalog;
   }
 
   /** The deployment's shared task queue: jobs of types without a queue of their own run on it, and so do the DLQs. */
@@ -83,38 +104,45 @@ export class JobClient {
     return this.config.taskQueue;
   }
 
-  /** Connects using the configuration (explicit overrides > env vars > defaults). */
-  static async connect(overrides: ConfigOverrides = {}): Promise<JobClient> {
+  /** Connects using the configuration (explicit options > env vars > defaults). */
+  static async connect<S extends PayloadSchemas = PayloadSchemas>(options: JobClientConnectOptions<S> = {}): Promise<JobClient<S>> {
+    const { catalog, eagerStart, ...overrides } = options;
     const config = loadConfig(overrides);
-    const options = connectionOptions(config);
-    let connection: Connection;
+    const connection = connectionOptions(config);
+    let opened: Connection;
     try {
-      connection = await Connection.connect({ ...options, connectTimeout: '5s' });
+      opened = await Connection.connect({ ...connection, connectTimeout: '5s' });
     } catch (err) {
-      throw new UnreachableError(options.address, err);
+      throw new UnreachableError(connection.address, err);
     }
-    return new JobClient(new Client({ connection, namespace: config.namespace, dataConverter: dataConverterFor(config) }), config);
+    return new JobClient<S>(new Client({ connection: opened, namespace: config.namespace, dataConverter: dataConverterFor(config) }), { taskQueue: config.taskQueue, catalog, eagerStart });
   }
 
   /**
    * Validates the payload, then starts the job. Nothing reaches Temporal unless the type, payload
    * and options are all valid. Enqueueing an existing job ID with the same payload is idempotent.
    */
-  async enqueue<T extends JobType>(type: T, payload: JobPayloadInput<T>, options: EnqueueOptions = {}): Promise<EnqueueResult> {
-    assertJobType(type);
-    const parsed = validatePayload(type, payload);
-    const { id: chosenId, delayMs, priority } = validateOptions(options);
-    const key = (registry[type].idempotencyKey as ((p: unknown) => string) | undefined)?.(parsed);
-    const id = chosenId ?? key ?? `${type}-${randomUUID()}`;
+  async enqueue<T extends keyof S & string>(type: T, payload: z.input<S[T]>, options: EnqueueOptions = {}): Promise<EnqueueResult> {
+    const { catalog } = this.config;
+    if (!catalog) throw new NoCatalogError('enqueue');
+    return this.start(prepareJob(catalog, type, payload, options));
+  }
+
+  /**
+   * Starts a job that {@link prepareJob} validated (jobctl validates before it connects): what
+   * `enqueue` does after its checks. Idempotent like `enqueue`.
+   */
+  async start(job: PreparedJob): Promise<EnqueueResult> {
+    const { definition, id, payload: parsed, delayMs, priority } = job;
     try {
-      const handle = await startJob(this.temporal, { type, id, payload: parsed, taskQueue: this.config.taskQueue, delayMs, priority, mode: 'enqueue', eager: this.config.eagerStart });
+      const handle = await startJob(this.temporal, { definition, id, payload: parsed, taskQueue: this.config.taskQueue, delayMs, priority, mode: 'enqueue', eager: this.config.eagerStart });
       return { id, existed: false, handle };
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       const handle = this.temporal.workflow.getHandle(id);
       const existing = await handle.describe();
       const hash = existing.memo?.[payloadHashMemoKey];
-      if (existing.type !== registry[type].workflowType) throw new IdConflictError(id, definitionForWorkflowType(existing.type)?.type ?? existing.type);
+      if (existing.type !== definition.workflowType) throw new IdConflictError(id, jobTypeOf(existing, this.config.catalog));
       if (hash !== undefined && hash !== payloadHash(parsed)) throw new IdConflictError(id);
       return { id, existed: true, handle };
     }
@@ -137,7 +165,7 @@ export class JobClient {
         ...(description.raw.pendingActivities ?? []).map((p) => p.lastFailure),
         ...tail.map((e) => e.workflowExecutionFailedEventAttributes?.failure),
       ]);
-      return toJobRecord({ description, tail, payload: await decodeStartInput(this.temporal, start), createdAt, state, now: new Date() });
+      return toJobRecord({ description, tail, payload: await decodeStartInput(this.temporal, start), createdAt, state, now: new Date(), catalog: this.config.catalog });
     });
   }
 
@@ -146,11 +174,7 @@ export class JobClient {
    * with two calls instead of the whole record. Throws {@link JobNotFoundError} for an unknown ID.
    */
   async createdAt(id: string): Promise<string> {
-    return this.notFoundAs(id, async () => {
-      const description = await this.temporal.workflow.getHandle(id).describe();
-      const firstRunId = description.raw.workflowExecutionInfo?.firstRunId || description.runId;
-      return (createdAtOf(description, await firstEvent(this.temporal, id, firstRunId)) ?? description.startTime).toISOString();
-    });
+    return this.notFoundAs(id, async () => (await readCreatedAt(this.temporal, id)).toISOString());
   }
 
   /** Waits for a job to finish and returns its result; throws its failure if it failed. */
@@ -167,14 +191,14 @@ export class JobClient {
     await this.notFoundAs(id, async () => {
       const handle = this.temporal.workflow.getHandle(id);
       const { status } = await handle.describe();
-      if (status.name !== 'RUNNING') throw new JobClosedError(id, status.name.toLowerCase().replace('canceled', 'cancelled'));
+      if (status.name !== 'RUNNING') throw new JobClosedError(id, jobStatusName(status.name));
       await handle.cancel();
     });
   }
 
   /** Lists jobs from Temporal's visibility store, newest first. */
   async list(options: ListJobsOptions = {}): Promise<JobSummary[]> {
-    return listJobs(this.temporal, options);
+    return listJobs(this.temporal, options, this.config.catalog);
   }
 
   /** Closes the connection. */
@@ -201,10 +225,4 @@ export class JobClient {
       throw err;
     }
   }
-}
-
-/** A job's first enqueue: what a redrive carried in the memo, else its first run's start event. */
-function createdAtOf(description: WorkflowExecutionDescription, start: HistoryEvent | undefined): Date | undefined {
-  const time = start?.eventTime;
-  return createdAtFromMemo(description.memo) ?? (time ? new Date(Number(time.seconds) * 1000 + Math.floor((time.nanos ?? 0) / 1e6)) : undefined);
 }

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { definitionForWorkflowType, jobTypes, registry, type JobType } from '../jobs/registry';
-import { createdAtFromMemo } from './start-job';
+import type { Catalog } from '../catalog/catalog';
+import { createdAtOf } from '../catalog/created-at';
+import { jobStatusName, jobTypeOf } from './job-record';
 
 /** Job statuses that Temporal's visibility store can select by. */
 export const listableStatuses = ['running', 'completed', 'failed', 'cancelled', 'terminated', 'timed-out'] as const;
@@ -20,7 +21,7 @@ const executionStatus: Record<ListableStatus, string> = {
 /** Options of {@link listJobs}. */
 export interface ListJobsOptions {
   /** Only jobs of this type (the `JobType` search attribute). @defaultValue every type */
-  type?: JobType;
+  type?: string;
   /** Only jobs in this state. @defaultValue any */
   status?: ListableStatus;
   /** At most this many jobs. @defaultValue 50 */
@@ -37,11 +38,16 @@ export interface JobSummary {
   closedAt?: string;
 }
 
-/** The visibility query for a list: job workflows only (never the dead-letter queues). */
-export function listQuery(options: ListJobsOptions): string {
+/**
+ * The visibility query for a list: job workflows only (never the dead-letter queues): the
+ * catalog's workflow types, or without a catalog every workflow started as a job (with a JobType).
+ */
+export function listQuery(options: ListJobsOptions, catalog?: Pick<Catalog, 'definitions'>): string {
   const clauses = options.type
-    ? [`JobType = '${options.type}'`]
-    : [`WorkflowType IN (${jobTypes.map((t) => `'${registry[t].workflowType}'`).join(', ')})`];
+    ? [`JobType = '${options.type.replace(/['\\]/g, '\\$&')}'`]
+    : catalog
+      ? [`WorkflowType IN (${catalog.definitions.map((d) => `'${d.workflowType}'`).join(', ')})`]
+      : ['JobType IS NOT NULL'];
   if (options.status) clauses.push(`ExecutionStatus = '${executionStatus[options.status]}'`);
   return clauses.join(' AND ');
 }
@@ -52,20 +58,20 @@ export function listQuery(options: ListJobsOptions): string {
  * and the continue-as-new runs of a long one are left out, and a closed status is checked against
  * the job's latest run.
  */
-export async function listJobs(client: Client, options: ListJobsOptions = {}): Promise<JobSummary[]> {
+export async function listJobs(client: Client, options: ListJobsOptions = {}, catalog?: Pick<Catalog, 'definitions' | 'byWorkflowType'>): Promise<JobSummary[]> {
   const limit = options.limit ?? 50;
   const jobs: JobSummary[] = [];
   const seen = new Set<string>();
-  for await (const execution of client.workflow.list({ query: listQuery(options), pageSize: Math.min(limit, 1000) })) {
+  for await (const execution of client.workflow.list({ query: listQuery(options, catalog), pageSize: Math.min(limit, 1000) })) {
     // Newest first, so the first row of an ID is its newest run that matches the filter.
     if (seen.has(execution.workflowId)) continue;
     seen.add(execution.workflowId);
     if (options.status && options.status !== 'running' && (await client.workflow.getHandle(execution.workflowId).describe()).runId !== execution.runId) continue;
     const summary: JobSummary = {
       id: execution.workflowId,
-      type: definitionForWorkflowType(execution.type)?.type ?? execution.type,
-      status: execution.status.name.toLowerCase().replace('_', '-').replace('canceled', 'cancelled'),
-      createdAt: (createdAtFromMemo(execution.memo) ?? execution.startTime).toISOString(),
+      type: jobTypeOf(execution, catalog),
+      status: jobStatusName(execution.status.name),
+      createdAt: createdAtOf(execution).toISOString(),
     };
     if (execution.closeTime) summary.closedAt = execution.closeTime.toISOString();
     jobs.push(summary);

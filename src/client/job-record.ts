@@ -1,8 +1,9 @@
 import type { WorkflowExecutionDescription } from '@temporalio/client';
 import { optionalTsToMs } from '../shared/sdk-internals';
 import type { temporal } from '@temporalio/proto';
+import type { Catalog } from '../catalog/catalog';
 import { jobMaxAttempts } from '../catalog/define-job';
-import { definitionForWorkflowType } from '../jobs/registry';
+import { jobTypeSearchAttribute } from '../catalog/job-type-attribute';
 import type { StallReason } from '../shared/job-metrics';
 import { stallReason, type FailureLike } from '../shared/stall';
 import type { JobProgress, JobState } from '../workflow/job-state';
@@ -81,21 +82,43 @@ export interface JobRecordSources {
   state?: JobState;
   /** The current time, for telling `scheduled` from `running`. */
   now: Date;
+  /** The job types, for the attempts limit of jobs too old to report it themselves. @defaultValue none */
+  catalog?: Pick<Catalog, 'byWorkflowType'>;
+}
+
+/**
+ * A job's type: what it was started with (the JobType search attribute), else the catalog's type
+ * of its workflow, else the workflow type itself. The one place that names a job's type.
+ */
+export function jobTypeOf(workflow: Pick<WorkflowExecutionDescription, 'type' | 'typedSearchAttributes'>, catalog?: Pick<Catalog, 'byWorkflowType'>): string {
+  const started = workflow.typedSearchAttributes?.get(jobTypeSearchAttribute);
+  return typeof started === 'string' && started !== '' ? started : (catalog?.byWorkflowType(workflow.type)?.type ?? workflow.type);
+}
+
+/**
+ * The attempts limit the record reports: what the job says of its current preset, else (a job
+ * from before it said so) the catalog's definition, else the pending activity's retry policy.
+ */
+function maxAttemptsOf(description: WorkflowExecutionDescription, state: JobState | undefined, pending: PendingActivity | undefined, catalog?: Pick<Catalog, 'byWorkflowType'>): number {
+  const reported = state?.maxAttempts?.[state.preset];
+  if (reported !== undefined) return reported;
+  const definition = catalog?.byWorkflowType(description.type);
+  if (definition) return jobMaxAttempts(definition, state?.preset ?? definition.mainPreset);
+  return pending?.maximumAttempts ?? 0;
 }
 
 /** Builds a job record from what Temporal says about the job's workflow. */
-export function toJobRecord({ description, tail, payload, createdAt, state, now }: JobRecordSources): JobRecord {
-  const definition = definitionForWorkflowType(description.type);
+export function toJobRecord({ description, tail, payload, createdAt, state, now, catalog }: JobRecordSources): JobRecord {
   const pending = description.raw.pendingActivities?.at(-1) ?? undefined;
   const closeTime = description.closeTime?.toISOString();
   const status = statusOf(description, pending, now);
   const record: JobRecord = {
     id: description.workflowId,
-    type: definition?.type ?? description.type,
+    type: jobTypeOf(description, catalog),
     payload,
     status,
     attempts: pending ? attemptsBegun(pending) : lastStartedAttempt(tail),
-    maxAttempts: definition ? jobMaxAttempts(definition, state?.preset ?? definition.mainPreset) : 0,
+    maxAttempts: maxAttemptsOf(description, state, pending, catalog),
     createdAt: (createdAt ?? description.startTime).toISOString(),
   };
   if (status === 'completed') record.processedAt = closeTime;
@@ -124,23 +147,29 @@ export function attemptsEventId(tail: HistoryEvent[]): number | undefined {
   return started ? Number(started.eventId) : undefined;
 }
 
+/** Temporal's closed execution statuses, as job statuses: the one mapping of the two. */
+const closedStatuses: Record<string, JobStatus> = {
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+  CANCELLED: 'cancelled',
+  TERMINATED: 'terminated',
+  TIMED_OUT: 'timed-out',
+};
+
+/**
+ * A Temporal execution status (`RUNNING`, `TIMED_OUT`, …) as a job status: the closed ones as
+ * {@link JobStatus}, the rest lower-cased (`running`, `continued_as_new` → `continued-as-new`).
+ */
+export function jobStatusName(status: string): string {
+  return closedStatuses[status] ?? status.toLowerCase().replace(/_/g, '-');
+}
+
 function statusOf(description: WorkflowExecutionDescription, pending: PendingActivity | undefined, now: Date): JobStatus {
-  switch (description.status.name) {
-    case 'COMPLETED':
-      return 'completed';
-    case 'FAILED':
-      return 'failed';
-    case 'CANCELLED':
-      return 'cancelled';
-    case 'TERMINATED':
-      return 'terminated';
-    case 'TIMED_OUT':
-      return 'timed-out';
-    default:
-      if (description.executionTime && description.executionTime > now && description.historyLength <= 1) return 'scheduled';
-      if (pending?.lastFailure && !isStarted(pending)) return 'retrying';
-      return 'running';
-  }
+  const closed = closedStatuses[description.status.name];
+  if (closed) return closed;
+  if (description.executionTime && description.executionTime > now && description.historyLength <= 1) return 'scheduled';
+  if (pending?.lastFailure && !isStarted(pending)) return 'retrying';
+  return 'running';
 }
 
 /**

@@ -1,11 +1,11 @@
-import { jobTypes, registry, type JobType } from '../jobs/registry';
 import { taskQueueFor } from '../catalog/task-queues';
 import type { JobClient } from './job-client';
 import { taskQueueBacklog, type QueueBacklog } from './task-queue-stats';
 
 /** One job type's line of `jobctl stats`. */
 export interface JobTypeStats {
-  type: JobType;
+  /** The job type; `*` for all jobs together, when the client has no catalog to name the types. */
+  type: string;
   /** Jobs enqueued with a delay that has not passed yet: waiting to start. */
   backlog: number;
   /** Jobs due or in progress (including those waiting out a retry delay). */
@@ -26,7 +26,7 @@ export interface JobStats {
   types: JobTypeStats[];
   /** Tasks due but not yet picked up by a worker, per side of the shared task queue. */
   queue: QueueBacklog[];
-  /** The same for every task queue of the registry's job types, the shared one first. */
+  /** The same for every task queue of the catalog's job types, the shared one first. */
   queues: { taskQueue: string; backlog: QueueBacklog[] }[];
 }
 
@@ -39,12 +39,14 @@ export interface JobStats {
 export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise<JobStats> {
   const client = jobs.temporal;
   const count = async (query: string) => (await client.workflow.count(query)).count;
-  const allQueues = [...new Set([jobs.taskQueue, ...jobTypes.map((t) => taskQueueFor(jobs.taskQueue, registry[t]))])];
+  const quote = (q: string) => `'${q.replace(/['\\]/g, '\\$&')}'`;
+  // Without a catalog the types cannot be named: every job counts in one row, on the shared queue.
+  const rows = jobs.catalog?.definitions.map((d) => ({ type: d.type, queues: [...new Set([jobs.taskQueue, taskQueueFor(jobs.taskQueue, d)])] })) ?? [{ type: '*', queues: [jobs.taskQueue] }];
+  const allQueues = [...new Set(rows.flatMap((r) => r.queues))];
   const [types, deadLetters, queues] = await Promise.all([
     Promise.all(
-      jobTypes.map(async (type) => {
-        const queues = [...new Set([jobs.taskQueue, taskQueueFor(jobs.taskQueue, registry[type])])].map((q) => `'${q.replace(/'/g, "\\'")}'`);
-        const base = `JobType = '${type}' AND TaskQueue IN (${queues.join(', ')})`;
+      rows.map(async ({ type, queues }) => {
+        const base = `${type === '*' ? 'JobType IS NOT NULL' : `JobType = ${quote(type)}`} AND TaskQueue IN (${queues.map(quote).join(', ')})`;
         const [open, backlog, completed, failed] = await Promise.all([
           count(`${base} AND ExecutionStatus = 'Running'`),
           count(`${base} AND ExecutionStatus = 'Running' AND ExecutionTime > '${now.toISOString()}'`),
@@ -60,7 +62,10 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
   return {
     at: now.toISOString(),
     taskQueue: jobs.taskQueue,
-    types: types.map((t) => ({ ...t, deadLettered: deadLetters[t.type]['dead-lettered'] })),
+    types: types.map((t) => ({
+      ...t,
+      deadLettered: t.type === '*' ? Object.values(deadLetters).reduce((n, c) => n + c['dead-lettered'], 0) : (deadLetters[t.type]?.['dead-lettered'] ?? 0),
+    })),
     queue: queues[0]!.backlog,
     queues,
   };

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { isGrpcServiceError, ScheduleAlreadyRunning, ScheduleNotFoundError as TemporalScheduleNotFound, type Client, type ScheduleHandle, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import type { Duration, Priority } from '@temporalio/common';
 import { msToNumber } from '../shared/sdk-internals';
-import { registry, type JobType } from '../jobs/registry';
-import type { JobPayloadInput } from '../jobs/payloads';
+import type { z } from 'zod';
+import type { Catalog, PayloadSchemas } from '../catalog/catalog';
+import { NoCatalogError } from '../catalog/catalog-error';
+import type { JobDefinition } from '../catalog/define-job';
 import { InvalidOptionError, ScheduleExistsError, ScheduleNotFoundError, type FieldIssue } from '../shared/errors';
 import { jobIdPattern, maxJobIdLength } from '../shared/limits';
-import { jobStartOptions } from './start-job';
-import { assertJobType, validateOptions, validatePayload } from './validate';
+import { jobStartOptions } from '../catalog/start-job';
+import { validateOptions, validatePayload } from '../catalog/validate';
 
 /** gRPC INVALID_ARGUMENT: the server refused the schedule's spec (e.g. a malformed cron line). */
 const GRPC_INVALID_ARGUMENT = 3;
@@ -20,7 +22,7 @@ export const scheduleMemoKey = 'durableJobs';
 
 /** What a schedule's memo records: what `jobctl schedule list` shows, and the deployment it belongs to. */
 interface ScheduleMemo {
-  type: JobType;
+  type: string;
   /** The deployment's shared task queue. */
   taskQueue: string;
   cron?: string;
@@ -49,7 +51,7 @@ export interface CreateScheduleOptions {
 /** One schedule, as `jobctl schedule list` shows it. */
 export interface ScheduleSummary {
   id: string;
-  type: JobType;
+  type: string;
   /** The cron line, or `every <interval>`. */
   spec: string;
   paused: boolean;
@@ -65,19 +67,22 @@ export interface ScheduleSummary {
  * workflow, task queue, memo and search attributes as `enqueue`, so `jobctl list`, `status` and the
  * DLQ treat it like any other.
  */
-export class JobSchedules {
+export class JobSchedules<S extends PayloadSchemas = PayloadSchemas> {
   constructor(
     private readonly temporal: Client,
     /** The deployment's shared task queue: schedules of other deployments are not listed. */
     private readonly taskQueue: string,
+    /** The job types, to validate what a schedule starts; without it `create` is refused. */
+    private readonly catalog?: Catalog<S>,
   ) {}
 
   /** Validates the payload and options, then creates the schedule. Throws {@link ScheduleExistsError} for a used ID. */
-  async create<T extends JobType>(type: T, payload: JobPayloadInput<T>, options: CreateScheduleOptions): Promise<{ id: string }> {
-    assertJobType(type);
-    const parsed = validatePayload(type, payload);
-    const { id, every, priority } = validateScheduleOptions(type, options);
-    const { workflowType, priority: jobPriority, ...start } = jobStartOptions({ type, payload: parsed, taskQueue: this.taskQueue, priority });
+  async create<T extends keyof S & string>(type: T, payload: z.input<S[T]>, options: CreateScheduleOptions): Promise<{ id: string }> {
+    if (!this.catalog) throw new NoCatalogError('creating a schedule');
+    const parsed = validatePayload(this.catalog, type, payload);
+    const definition = this.catalog.definition(type)!;
+    const { id, every, priority } = validateScheduleOptions(definition, options);
+    const { workflowType, priority: jobPriority, ...start } = jobStartOptions({ definition, payload: parsed, taskQueue: this.taskQueue, priority });
     const memo: ScheduleMemo = { type, taskQueue: this.taskQueue, cron: options.cron, every: options.every === undefined ? undefined : String(options.every), priority };
     // The SDK sends an action's priority but its type omits the field (1.24).
     const action = { type: 'startWorkflow', workflowType, workflowId: id, ...start, priority: jobPriority } as ScheduleOptionsStartWorkflowAction<never> & { priority?: Priority };
@@ -154,10 +159,11 @@ export class JobSchedules {
 }
 
 /** Checks a schedule's ID, spec and priority; throws {@link InvalidOptionError} naming each bad one. */
-function validateScheduleOptions(type: JobType, options: CreateScheduleOptions): { id: string; every?: number; priority?: number } {
+function validateScheduleOptions(definition: JobDefinition, options: CreateScheduleOptions): { id: string; every?: number; priority?: number } {
   const issues: FieldIssue[] = [];
+  const { type } = definition;
   const { id = `${type}-schedule-${randomUUID()}`, cron, every } = options;
-  if (registry[type].idempotencyKey) {
+  if (definition.idempotencyKey) {
     issues.push({ path: 'type', message: `${type} derives its job ID from the payload, so every run would be the same job; it cannot be scheduled` });
   }
   if (typeof id !== 'string' || id.length > maxScheduleIdLength || !jobIdPattern.test(id)) {

@@ -3,7 +3,6 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import type { Database, Db } from './schema';
 
 /** Which kind of database a `DATABASE_URL` names. */
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -28,7 +27,8 @@ const pgTypes = {
  * Opens the jobs database. SQLite runs in WAL mode with a busy timeout, so a worker and
  * `npm run migrate` (or a second worker on the same machine) can share the file.
  */
-export function openDatabase(url: string): Db {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the caller's tables type it
+export function openDatabase<DB = any>(url: string): Kysely<DB> {
   if (databaseKind(url) === 'postgres') {
     const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes, connectionTimeoutMillis: 10_000 });
     // An idle client that loses its server (a restart) must not crash the worker; the next query reconnects.
@@ -36,7 +36,7 @@ export function openDatabase(url: string): Db {
     // Nor may a checked-out one (e.g. mid-transaction): its query fails, the attempt is retried, and
     // the pool drops the broken client on release.
     pool.on('connect', (client) => client.on('error', () => {}));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '');
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -44,5 +44,5 @@ export function openDatabase(url: string): Db {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
 }

@@ -1,4 +1,10 @@
-import type { Db, Trx } from './schema';
+import type { Kysely, Transaction } from 'kysely';
+import type { LedgerTable } from './schema';
+
+/** The ledger's table, as Kysely sees it; a catalog's database type includes it. */
+export interface LedgerDatabase {
+  ledger: LedgerTable;
+}
 
 /** Which step of which job execution a ledger row records. */
 export interface LedgerKey {
@@ -24,16 +30,17 @@ export interface OnceResult<T> {
  * returns the recorded result; an attempt that fails (or races another and loses on the primary
  * key) rolls back whole, so no side effect is half-done.
  */
-export async function runOnce<T>(db: Db, key: LedgerKey, work: (trx: Trx) => Promise<T>, signal?: AbortSignal): Promise<OnceResult<T>> {
+export async function runOnce<DB, T>(db: Kysely<DB>, key: LedgerKey, work: (trx: Transaction<DB>) => Promise<T>, signal?: AbortSignal): Promise<OnceResult<T>> {
   return db.transaction().execute(async (trx) => {
+    const ledger = trx as unknown as Transaction<LedgerDatabase>;
     signal?.throwIfAborted();
-    const done = await recordedResult<T>(trx, key);
+    const done = await recordedResult<T>(ledger, key);
     if (done !== undefined) return { result: done, replayed: true };
     const result = await work(trx);
     // A cancelled attempt (job cancelled, attempt timed out, worker stopping) throws here, before
     // the commit, so its writes roll back whole and the step is left to the retry or the undo.
     signal?.throwIfAborted();
-    await trx
+    await ledger
       .insertInto('ledger')
       .values({ job_id: key.jobId, execution: key.execution, step: key.step, result: JSON.stringify(result ?? null), created_at: new Date().toISOString() })
       .execute();
@@ -45,8 +52,9 @@ export async function runOnce<T>(db: Db, key: LedgerKey, work: (trx: Trx) => Pro
  * The result an earlier attempt recorded for this step, if it committed one. Lets an activity skip
  * work outside the transaction (e.g. a page fetch) when the step is already done.
  */
-export async function recordedResult<T>(db: Db | Trx, key: LedgerKey): Promise<T | undefined> {
-  const row = await db
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any catalog's tables, the ledger among them
+export async function recordedResult<T>(db: Kysely<any> | Transaction<any>, key: LedgerKey): Promise<T | undefined> {
+  const row = await (db as unknown as Kysely<LedgerDatabase>)
     .selectFrom('ledger')
     .select('result')
     .where('job_id', '=', key.jobId)
@@ -57,6 +65,6 @@ export async function recordedResult<T>(db: Db | Trx, key: LedgerKey): Promise<T
 }
 
 /** The steps recorded for a job, oldest first (for tests and `jobctl`). */
-export async function ledgerSteps(db: Db, jobId: string): Promise<{ execution: string; step: string }[]> {
-  return db.selectFrom('ledger').select(['execution', 'step']).where('job_id', '=', jobId).orderBy('created_at').orderBy('step').execute();
+export async function ledgerSteps<DB>(db: Kysely<DB>, jobId: string): Promise<{ execution: string; step: string }[]> {
+  return (db as unknown as Kysely<LedgerDatabase>).selectFrom('ledger').select(['execution', 'step']).where('job_id', '=', jobId).orderBy('created_at').orderBy('step').execute();
 }

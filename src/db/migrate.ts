@@ -1,18 +1,18 @@
-import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
-import * as initial from './migrations/0001-initial';
-import type { Db } from './schema';
-
-/** Every migration, in order. Imported statically so the built package needs no file-system scan. */
-const migrations: Record<string, Migration> = {
-  '0001-initial': initial,
-};
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import * as ledger from './ledger-migration';
 
 /**
- * Brings the schema up to date; safe to run from several processes at once (Kysely's migrator
- * takes a lock). Throws the failing migration's error.
+ * Brings the schema up to date: the ledger's migration plus the catalog's own, in name order.
+ * Safe to run from several processes at once (Kysely's migrator takes a lock). Throws the failing
+ * migration's error, and names a catalog migration that would shadow the ledger's.
  */
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any catalog's tables
+export async function migrateToLatest(db: Kysely<any>, migrations: Record<string, Migration> = {}): Promise<string[]> {
+  if (Object.prototype.hasOwnProperty.call(migrations, ledger.ledgerMigrationName)) {
+    throw new TypeError(`migration name ${ledger.ledgerMigrationName} is the ledger's own; name the catalog's migration otherwise`);
+  }
+  const all: Record<string, Migration> = { ...migrations, [ledger.ledgerMigrationName]: ledger };
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => all } });
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -164,7 +164,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
   // Fail at start-up, not at the first payload, on a malformed or unreadable key.
   loadKeyRing(c);
   const dataDir = path.resolve(c.dataDir);
-  return {
+  return markLoaded({
     ...c,
     dataDir,
     outboxDir: path.resolve(c.outboxDir ?? path.join(dataDir, 'outbox')),
@@ -172,7 +172,24 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     databaseUrl: c.databaseUrl ?? path.join(dataDir, 'jobs.db'),
     cacheDir: path.resolve(c.cacheDir ?? path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'durable-jobs')),
     tls: c.tls ?? (c.apiKey !== undefined || c.tlsCertPath !== undefined),
-  };
+  });
+}
+
+/** Marks what {@link loadConfig} returned, so that an API taking settings or a loaded configuration can tell them apart. */
+const loaded = Symbol('durable-jobs:config');
+
+function markLoaded(config: Config): Config {
+  return Object.defineProperty(config, loaded, { value: true, enumerable: false });
+}
+
+/** Whether `value` is a configuration {@link loadConfig} returned (rather than settings to load). */
+export function isLoadedConfig(value: unknown): value is Config {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[loaded] === true;
+}
+
+/** A configuration already loaded, as it is; settings, loaded over the environment. */
+export function resolveConfig(config?: Config | ConfigOverrides): Config {
+  return isLoadedConfig(config) ? config : loadConfig(config);
 }
 
 /**

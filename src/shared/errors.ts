@@ -11,6 +11,10 @@ export const ErrorType = {
   InvalidOption: 'jobs:invalid-option',
   /** No job type of that name is registered. */
   UnknownJobType: 'jobs:unknown-job-type',
+  /** A catalog of job types is malformed (a duplicate type, a missing schema, …). */
+  InvalidCatalog: 'jobs:invalid-catalog',
+  /** An operation needs the job types' catalog (to validate a payload), and none was given. */
+  NoCatalog: 'jobs:no-catalog',
   /** Configuration failed validation at startup. */
   InvalidConfig: 'jobs:invalid-config',
   /** No route could provide a Temporal binary. */

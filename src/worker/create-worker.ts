@@ -1,18 +1,18 @@
 import { Client, Connection } from '@temporalio/client';
 import type { StringValue } from '@temporalio/common';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities } from '../activities';
+import type { Kysely } from 'kysely';
+import { createDeadLetterActivities } from '../activity/dead-letter';
 import { jobActivityInterceptors } from '../activity/interceptors';
+import type { PayloadSchemas } from '../catalog/catalog';
+import { planQueues, type QueuePlan } from '../catalog/task-queues';
 import { openDatabase, redactDatabaseUrl } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
-import { seedDemoAccounts } from '../db/seed';
-import type { Db } from '../db/schema';
-import { jobTypes, registry } from '../jobs/registry';
-import { planQueues, type QueuePlan } from '../catalog/task-queues';
-import type { Config } from '../shared/config';
-import { describe } from '../shared/errors';
+import { resolveConfig, type Config, type ConfigOverrides } from '../shared/config';
+import { ConfigError, describe } from '../shared/errors';
 import { dataConverterFor } from '../shared/data-converter';
 import { connectionOptions } from '../shared/temporal-connection';
+import type { WorkerDefinition } from './define-worker';
 import { workerTuning } from './tuning';
 
 /** The workers of one process, one per task queue, and what they hold open. */
@@ -21,18 +21,28 @@ export interface CreatedWorker {
   workers: Worker[];
   /** The queues served, their job types and limits. */
   plans: QueuePlan[];
-  /** The jobs database, migrated. */
-  db: Db;
+  /** The jobs database, migrated; absent when the definition declares none. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
+  db?: Kysely<any>;
   /** A Temporal client on the worker's namespace (DLQ hand-offs, redrives, queue metrics). */
   client: Client;
+  /** The validated configuration the workers run with. */
+  config: Config;
   /** Closes the connections and the database once the workers have stopped. */
   close: () => Promise<void>;
 }
 
-/** Options of {@link createWorker}. */
-export interface CreateWorkerOptions {
-  /** Seed the demo accounts (for `npm start`). @defaultValue false */
-  seedDemoAccounts?: boolean;
+/** Options of {@link createWorker}: what to run, and how. */
+export interface CreateWorkerOptions<S extends PayloadSchemas = PayloadSchemas> extends WorkerDefinition<S> {
+  /** Settings, over the environment's (`TEMPORAL_ADDRESS`, `DATABASE_URL`, …), or a configuration already loaded. @defaultValue the environment's */
+  config?: Config | ConfigOverrides;
+  /**
+   * The job types this process serves (it polls their task queues; types that share a queue are
+   * served together). @defaultValue `--types` / `WORKER_JOB_TYPES`, else every type of the catalog
+   */
+  types?: readonly string[];
+  /** Write the definition's demo data (`database.seed`), as `npm start` does on its own dev server. @defaultValue false */
+  seed?: boolean;
   /** Activity slots per worker on every queue, instead of what the job types declare (tests, tuning). @defaultValue the declared concurrency */
   concurrency?: number;
   /** Workflow task slots per worker. @defaultValue the Temporal SDK's default */
@@ -53,25 +63,42 @@ export function queueWorkerOptions(
   };
 }
 
+/** The queues a worker of these types serves, checked against the catalog. */
+export function servedQueues(options: Pick<CreateWorkerOptions, 'catalog' | 'types'>, config: Config): QueuePlan[] {
+  const { catalog } = options;
+  const wanted = options.types ?? config.workerJobTypes ?? catalog.types;
+  const unknown = wanted.filter((t) => !catalog.has(t));
+  if (unknown.length > 0) {
+    throw new ConfigError([{ path: '--types / WORKER_JOB_TYPES', message: `unknown job type ${unknown.map((t) => `"${t}"`).join(', ')} (known: ${catalog.types.join(', ')})` }]);
+  }
+  const chosen = new Set(wanted);
+  return planQueues(config.taskQueue, catalog.definitions).filter((p) => p.types.some((t) => chosen.has(t)));
+}
+
 /**
- * Opens and migrates the jobs database, connects to Temporal and creates one worker per task queue
- * that serves `config.workerJobTypes` (all types by default), each with its queue's concurrency and
- * rate limit. Every worker registers every workflow and activity: a queue may hold jobs of a type
- * that has since moved to a queue of its own, and those still run where they were started.
+ * Opens the jobs database (when the definition declares one) and migrates it, connects to Temporal
+ * and creates one worker per task queue that serves the chosen job types, each with its queue's
+ * concurrency and rate limit. Every worker registers every workflow and activity, the DLQ's
+ * included: a queue may hold jobs of a type that has since moved to a queue of its own, and those
+ * still run where they were started.
  */
-export async function createWorker(config: Config, options: CreateWorkerOptions = {}): Promise<CreatedWorker> {
-  const db = openDatabase(config.databaseUrl);
+export async function createWorker<S extends PayloadSchemas>(options: CreateWorkerOptions<S>): Promise<CreatedWorker> {
+  const config = resolveConfig(options.config);
+  const plans = servedQueues(options, config);
   const opened: { close(): Promise<void> }[] = [];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
+  let db: Kysely<any> | undefined;
   try {
-    try {
-      await migrateToLatest(db);
-      if (options.seedDemoAccounts) await seedDemoAccounts(db);
-    } catch (err) {
-      throw new Error(`cannot prepare the jobs database ${redactDatabaseUrl(config.databaseUrl)} (DATABASE_URL): ${describe(err)}`, { cause: err });
+    if (options.database) {
+      db = openDatabase(config.databaseUrl);
+      opened.push({ close: () => db!.destroy() });
+      try {
+        await migrateToLatest(db, options.database.migrations);
+        if (options.seed) await options.database.seed?.(db);
+      } catch (err) {
+        throw new Error(`cannot prepare the jobs database ${redactDatabaseUrl(config.databaseUrl)} (DATABASE_URL): ${describe(err)}`, { cause: err });
+      }
     }
-    const all = planQueues(config.taskQueue, jobTypes.map((t) => registry[t]));
-    const wanted = new Set<string>(config.workerJobTypes ?? jobTypes);
-    const plans = all.filter((p) => p.types.some((t) => wanted.has(t)));
     const connectionConfig = connectionOptions(config);
     const connection = await NativeConnection.connect(connectionConfig);
     opened.push(connection);
@@ -80,18 +107,16 @@ export async function createWorker(config: Config, options: CreateWorkerOptions 
     opened.push(clientConnection);
     const dataConverter = dataConverterFor(config);
     const client = new Client({ connection: clientConnection, namespace: config.namespace, dataConverter });
-    const activities = createActivities({
-      email: { smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, from: config.emailFrom },
-      db,
-      reportsDir: config.reportsDir,
-      syncSourceUrl: config.syncSourceUrl,
+    const given = typeof options.activities === 'function' ? await options.activities({ db, client, config }) : (options.activities ?? {});
+    const activities = {
+      ...given,
       // The shared queue: it names the dead-letter queues and runs them, whatever queue a job is on.
-      temporal: { client, taskQueue: config.taskQueue },
-    });
+      ...createDeadLetterActivities({ client, taskQueue: config.taskQueue, catalog: options.catalog }),
+    };
     // Bundled once for all the queues' workers.
     const workflowBundle = await bundleWorkflowCode({
-      workflowsPath: require.resolve('../workflows'),
-      workflowInterceptorModules: [require.resolve('../workflows/interceptors')],
+      workflowsPath: options.workflowsPath,
+      workflowInterceptorModules: [require.resolve('../workflow/interceptors')],
       // Workflow code converts its own failures: with encryption on, it must use the same converter.
       failureConverterPath: dataConverter.failureConverterPath,
       logger: Runtime.instance().logger,
@@ -105,7 +130,7 @@ export async function createWorker(config: Config, options: CreateWorkerOptions 
           workflowBundle,
           dataConverter,
           activities,
-          interceptors: { activity: [jobActivityInterceptors] },
+          interceptors: { activity: [jobActivityInterceptors(options.catalog)] },
           // Cache and eager-dispatch settings, measured by `npm run bench` (docs/performance.md).
           ...workerTuning,
           ...queueWorkerOptions(plan, options),
@@ -117,12 +142,10 @@ export async function createWorker(config: Config, options: CreateWorkerOptions 
     }
     const close = async () => {
       for (const c of opened.reverse()) await c.close();
-      await db.destroy();
     };
-    return { workers, plans, db, client, close };
+    return { workers, plans, db, client, config, close };
   } catch (err) {
     for (const c of opened.reverse()) await c.close().catch(() => {});
-    await db.destroy();
     throw err;
   }
 }

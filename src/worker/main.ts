@@ -1,25 +1,32 @@
 // `npm run worker [-- --types send-email,sync-data]`: only the worker, against TEMPORAL_ADDRESS (or
 // the embedded dev server's address), for every job type or the ones named.
 import { Command } from 'commander';
-import { jobTypes } from '../jobs/registry';
 import { loadConfig } from '../shared/config';
 import { describeRedacted } from '../shared/redact';
 import { installRuntime } from './logger';
 import { stopWhenOrphaned } from './orphan-watch';
+import { loadProjectWorker } from './load-worker';
 import { runWorker } from './run';
 
 async function main(): Promise<void> {
   const program = new Command('worker')
     .description('Run the durable-jobs worker')
-    .option('--types <list>', `comma-separated job types to run, of ${jobTypes.join(', ')} (default: all, or WORKER_JOB_TYPES)`)
+    .option('--types <list>', 'comma-separated job types to run (default: all of the catalog, or WORKER_JOB_TYPES)')
+    .option('--worker <module>', 'the module exporting the worker definition (default: DURABLE_JOBS_WORKER, else package.json "durable-jobs".worker)')
     .allowExcessArguments(false)
     .parse(process.argv);
-  const { types } = program.opts<{ types?: string }>();
+  const { types, worker: workerModule } = program.opts<{ types?: string; worker?: string }>();
   const config = loadConfig({ workerJobTypes: types });
+  const definition = loadProjectWorker(workerModule);
   stopWhenOrphaned();
   const { logger, metricsUrl } = await installRuntime(config);
-  await runWorker(config, logger, () => {
-    if (metricsUrl) logger.info({ url: metricsUrl }, 'metrics:serving');
+  await runWorker({
+    ...definition,
+    config,
+    logger,
+    onReady: () => {
+      if (metricsUrl) logger.info({ url: metricsUrl }, 'metrics:serving');
+    },
   });
 }
 

@@ -4,7 +4,7 @@ import { Runtime } from '@temporalio/worker';
 import type pino from 'pino';
 import { DeadLetterQueue } from '../client/dead-letters';
 import { taskQueueBacklog } from '../client/task-queue-stats';
-import { jobTypes } from '../jobs/registry';
+import type { Catalog } from '../catalog/catalog';
 import { jobMetrics, type JobMetric } from '../shared/job-metrics';
 import { describe } from '../shared/errors';
 import type { Config } from '../shared/config';
@@ -18,13 +18,19 @@ export type StopSampler = () => Promise<void>;
  * exist from the first scrape. A failed sample is logged (once per run of failures) and retried at
  * the next tick; it never stops the worker.
  */
-export function startQueueSampler(client: Client, config: Pick<Config, 'taskQueue' | 'metricsSampleInterval'>, taskQueues: readonly string[], logger: pino.Logger): StopSampler {
+export function startQueueSampler(
+  client: Client,
+  config: Pick<Config, 'taskQueue' | 'metricsSampleInterval'>,
+  catalog: Catalog,
+  taskQueues: readonly string[],
+  logger: pino.Logger,
+): StopSampler {
   const meter = Runtime.instance().metricMeter;
   const gauge = (m: JobMetric) => meter.createGauge(m.name, 'float', m.unit, m.description);
   const backlog = gauge(jobMetrics.backlog);
   const backlogAge = gauge(jobMetrics.backlogAge);
   const dlqSize = gauge(jobMetrics.deadLetterSize);
-  const dlq = new DeadLetterQueue(client, config.taskQueue);
+  const dlq = new DeadLetterQueue(client, config.taskQueue, catalog);
   let failing = false;
   let inFlight: Promise<void> | undefined;
   let stopped = false;
@@ -43,7 +49,7 @@ export function startQueueSampler(client: Client, config: Pick<Config, 'taskQueu
           backlogAge.set(side.ageSeconds, { task_queue: q, queue_type: side.queueType });
         }
       }
-      for (const type of jobTypes) dlqSize.set(counts[type]['dead-lettered'], { task_queue: config.taskQueue, job_type: type });
+      for (const [type, count] of Object.entries(counts)) dlqSize.set(count['dead-lettered'], { task_queue: config.taskQueue, job_type: type });
       if (failing) logger.info('metrics:sampling-resumed');
       failing = false;
     } catch (err) {

@@ -1,19 +1,31 @@
 import type { Worker } from '@temporalio/worker';
 import type pino from 'pino';
-import { jobTypes, registry } from '../jobs/registry';
+import type { PayloadSchemas } from '../catalog/catalog';
 import { planQueues } from '../catalog/task-queues';
-import type { Config } from '../shared/config';
+import { resolveConfig } from '../shared/config';
 import { createWorker, type CreateWorkerOptions } from './create-worker';
-import { metricsBindAddress } from './logger';
+import { installRuntime, metricsBindAddress } from './logger';
 import { startQueueSampler, type StopSampler } from './queue-metrics';
 
+/** Options of {@link runWorker}: those of `createWorker`, plus its logs and a ready callback. */
+export interface RunWorkerOptions<S extends PayloadSchemas = PayloadSchemas> extends CreateWorkerOptions<S> {
+  /** Where the worker logs. @defaultValue the runtime's logger, installed from the configuration (LOG_LEVEL, LOG_FORMAT, metrics) */
+  logger?: pino.Logger;
+  /** Called once every worker polls. @defaultValue none */
+  onReady?: () => void;
+}
+
 /**
- * Creates the workers (one per task queue served) and runs them until SIGINT/SIGTERM. The Temporal
+ * Creates the workers (one per task queue served) and runs them until SIGINT/SIGTERM: the
+ * library's worker over the given catalog, with its logs, metrics and queue sampler. The Temporal
  * runtime turns those signals into `shutdown()` of each: polling stops, in-flight tasks drain
- * within the grace time, then `run()` resolves. If one worker fails, the others are shut down too.
+ * within the grace time, then it resolves. If one worker fails, the others are shut down too.
  */
-export async function runWorker(config: Config, logger: pino.Logger, onReady: () => void = () => {}, options: CreateWorkerOptions = {}): Promise<void> {
-  const { workers, plans, client, close } = await createWorker(config, options);
+export async function runWorker<S extends PayloadSchemas>(options: RunWorkerOptions<S>): Promise<void> {
+  const config = resolveConfig(options.config);
+  // The runtime (logs, metrics) is installed before the worker's connections are opened on it.
+  const logger = options.logger ?? (await installRuntime(config)).logger;
+  const { workers, plans, client, close } = await createWorker({ ...options, config });
   let stopSampler: StopSampler | undefined;
   try {
     const running = workers.map((w) => w.run().catch((err: unknown) => {
@@ -21,14 +33,14 @@ export async function runWorker(config: Config, logger: pino.Logger, onReady: ()
       throw err;
     }));
     for (const plan of plans) {
-      const chosen: readonly string[] | undefined = config.workerJobTypes;
+      const chosen: readonly string[] | undefined = options.types ?? config.workerJobTypes;
       const extra = chosen ? plan.types.filter((t) => !chosen.includes(t)) : [];
       logger.info({ taskQueue: plan.taskQueue, namespace: config.namespace, types: plan.types, concurrency: options.concurrency ?? plan.concurrency, rateLimit: plan.rateLimit }, 'worker:started');
       if (extra.length > 0) logger.warn({ taskQueue: plan.taskQueue, types: extra, why: 'job types on one task queue are served together' }, 'worker:extra-types');
     }
     // Every job type's queue, served here or not: a queue nobody serves is the backlog to see.
-    const allQueues = planQueues(config.taskQueue, jobTypes.map((t) => registry[t])).map((p) => p.taskQueue);
-    if (metricsBindAddress(config)) stopSampler = startQueueSampler(client, config, allQueues, logger);
+    const allQueues = planQueues(config.taskQueue, options.catalog.definitions).map((p) => p.taskQueue);
+    if (metricsBindAddress(config)) stopSampler = startQueueSampler(client, config, options.catalog, allQueues, logger);
     const onSignal = (signal: NodeJS.Signals) => {
       const status = workers.map((w) => w.getStatus());
       const inFlightActivities = status.reduce((n, s) => n + s.numInFlightActivities, 0);
@@ -37,7 +49,7 @@ export async function runWorker(config: Config, logger: pino.Logger, onReady: ()
     };
     process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
     void Promise.allSettled(running).finally(() => process.removeListener('SIGINT', onSignal).removeListener('SIGTERM', onSignal));
-    onReady();
+    options.onReady?.();
     const results = await Promise.allSettled(running);
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;

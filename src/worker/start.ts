@@ -1,6 +1,5 @@
 // `npm start`: the whole system on embedded defaults — a Temporal dev server (SQLite file, Web UI)
 // plus the worker — or only the worker when TEMPORAL_ADDRESS names an existing cluster.
-import { redactDatabaseUrl } from '../db/database';
 import { startConfiguredCodecServer } from '../client/cli-codec';
 import { provisionTemporalCli } from '../provision/temporal-cli';
 import type { CodecServer } from '../client/codec-server';
@@ -11,10 +10,12 @@ import { temporalAddress } from '../shared/temporal-connection';
 import { startDevServer, type DevServer } from './dev-server';
 import { installRuntime } from './logger';
 import { stopWhenOrphaned } from './orphan-watch';
+import { loadProjectWorker } from './load-worker';
 import { runWorker } from './run';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const definition = loadProjectWorker(process.env.DURABLE_JOBS_WORKER);
   const { logger, metricsUrl } = await installRuntime(config);
   let devServer: DevServer | undefined;
   let codecServer: CodecServer | undefined;
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', again).on('SIGTERM', again);
 
   try {
-    await runWorker(config, logger, () => {
+    await runWorker({ ...definition, config, logger, seed: devServer !== undefined, onReady: () => {
       const ui = devServer?.uiUrl ?? '(your cluster’s Temporal UI)';
       // jobctl reads the same settings: spell out those that differ from its defaults.
       const jobctl = [
@@ -66,11 +67,8 @@ async function main(): Promise<void> {
           '',
           `durable-jobs is running against Temporal at ${temporalAddress(config)} (namespace ${config.namespace}, task queue ${config.taskQueue}).`,
           `  Web UI:     ${ui}${codecServer ? ` (payloads decrypted through ${codecServer.url})` : ''}`,
-          `  Enqueue:    ${jobctl} enqueue send-email '{"to":"ada@example.com","subject":"Hi","body":"Hello","userId":"u1"}'`,
-          `              ${jobctl} enqueue process-payment '{"paymentId":"p-1","fromAccount":"alice","toAccount":"bob","amount":1250,"currency":"EUR"}'`,
+          ...(definition.banner?.(config) ?? []).map((line) => line.replace('npx jobctl', jobctl)),
           `  Status:     ${jobctl} status <job-id>`,
-          config.smtpUrl ? `  SMTP:       ${config.smtpUrl.replace(/\/\/[^@]*@/, '//***@')}` : `  Outbox:     ${config.outboxDir}`,
-          `  Database:   ${redactDatabaseUrl(config.databaseUrl)}`,
           `  Failed jobs: ${jobctl} dlq list`,
           `  Metrics:    ${metricsUrl ?? 'off (METRICS=false)'}   (${jobctl} stats)`,
           ...(encrypted ? ['  Encrypted:  payloads are encrypted; jobctl and your clients need the same ENCRYPTION_KEYS or ENCRYPTION_KEY_FILE'] : []),
@@ -78,7 +76,7 @@ async function main(): Promise<void> {
           '',
         ].join('\n'),
       );
-    }, { seedDemoAccounts: devServer !== undefined });
+    } });
   } finally {
     await codecServer?.close();
     if (devServer) {

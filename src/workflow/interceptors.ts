@@ -21,22 +21,22 @@ import {
   type WorkflowOutboundCallsInterceptor,
   type WorkflowInterceptorsFactory,
 } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import { definitionForWorkflowType } from '../jobs/registry';
+import type { DeadLetterActivities } from '../activity/dead-letter';
 import { deadLetterPresets } from '../catalog/dead-letter';
 import { presetOptions } from '../catalog/define-job';
 import { jobMetrics } from '../shared/job-metrics';
-import { countFinalStall, countJob, currentJobType, recordJobDuration } from './job-metrics';
+import { countFinalStall, countJob, currentJobType, recordJobDuration, startJobReport } from './job-metrics';
 import { currentJobState, jobStateMemoKey } from './job-state';
 
-const { handOffToDeadLetter } = proxyActivities<Activities>(presetOptions(deadLetterPresets.handOff));
+const { handOffToDeadLetter } = proxyActivities<DeadLetterActivities>(presetOptions(deadLetterPresets.handOff));
 
 class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
   async execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     const info = workflowInfo();
-    const definition = definitionForWorkflowType(info.workflowType);
-    if (!definition) return next(input);
-    const type = definition.type;
+    // A job knows its type from its start (the JobType search attribute every job is started
+    // with); the DLQ and other workflows have none and run without the job lifecycle.
+    const type = startJobReport();
+    if (type === undefined) return next(input);
     const fields = { jobId: info.workflowId, jobType: type, workflowId: info.workflowId, runId: info.runId };
     // Jobs started before the memo and the DLQ existed replay without them (their histories have
     // neither); every newer job records this marker in its first workflow task.
@@ -78,7 +78,7 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
       await CancellationScope.nonCancellable(() =>
         handOffToDeadLetter({
           id: info.workflowId,
-          type: definition.type,
+          type,
           runId: info.runId,
           payload: input.args[0],
           error: cause,

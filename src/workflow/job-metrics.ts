@@ -1,7 +1,7 @@
 // Job metrics emitted from workflow code through the SDK's workflow metric meter. The meter emits
 // nothing while a workflow replays and adds no commands, so these calls never affect determinism.
 import { ActivityFailure, TemporalFailure, TimeoutFailure, log, metricMeter, workflowInfo, type ActivityInput } from '@temporalio/workflow';
-import { definitionForWorkflowType } from '../jobs/registry';
+import { jobTypeSearchAttribute } from '../catalog/job-type-attribute';
 import { jobMetrics, stallErrorType, type JobMetric } from '../shared/job-metrics';
 import { stallReason, type FailureLike } from '../shared/stall';
 
@@ -10,9 +10,23 @@ export function countJob(metric: JobMetric, jobType: string, tags: Record<string
   metricMeter.createCounter(metric.name, metric.unit, metric.description).add(1, { job_type: jobType, ...tags });
 }
 
-/** The job type of the running workflow, if it is a job. */
+/** The running workflow's job type; a workflow module global, so it belongs to this workflow run alone. */
+let jobType: string | undefined;
+
+/**
+ * Reads the job type once, when the workflow starts, from the `JobType` search attribute the job
+ * was started with, and keeps it for every log line and metric of the run. `undefined` for a
+ * workflow that is not a job (a DLQ).
+ */
+export function startJobReport(): string | undefined {
+  const value = workflowInfo().typedSearchAttributes.get(jobTypeSearchAttribute);
+  jobType = typeof value === 'string' && value !== '' ? value : undefined;
+  return jobType;
+}
+
+/** The job type of the running workflow, if it is a job (see {@link startJobReport}). */
 export function currentJobType(): string | undefined {
-  return definitionForWorkflowType(workflowInfo().workflowType)?.type;
+  return jobType;
 }
 
 /** Records the job's duration from enqueue (the start of its first run, delay included) to now. */

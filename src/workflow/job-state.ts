@@ -1,5 +1,5 @@
 import { defineQuery, setHandler } from '@temporalio/workflow';
-import type { JobDefinition } from '../catalog/define-job';
+import { jobMaxAttempts, type JobDefinition } from '../catalog/define-job';
 
 /** How far a job has got through its work, e.g. pages synced or rows aggregated. */
 export interface JobProgress {
@@ -19,6 +19,11 @@ export interface JobState {
   steps: readonly string[];
   /** The activity preset of the current step; the job record reads its attempts limit from it. */
   preset: string;
+  /**
+   * Attempts in all that one step gets under each of the job's presets, reported once by the job
+   * itself so that a reader needs no catalog. Absent in jobs started before it was added.
+   */
+  maxAttempts?: Record<string, number>;
   /** Progress of the current step, for long steps. */
   progress?: JobProgress;
   /** Compensation after a failure: `running`, then `done`, with the steps it undid. */
@@ -42,7 +47,8 @@ let current: JobState | undefined;
  */
 export function trackJob(definition: JobDefinition, initial: Partial<JobState> = {}): JobState {
   const steps = definition.steps ?? [definition.type];
-  current = { step: steps[0] ?? definition.type, steps, preset: definition.mainPreset, ...initial };
+  const maxAttempts = Object.fromEntries(Object.keys(definition.presets).map((name) => [name, jobMaxAttempts(definition, name)]));
+  current = { step: steps[0] ?? definition.type, steps, preset: definition.mainPreset, maxAttempts, ...initial };
   const state = current;
   setHandler(jobStateQuery, () => state);
   return state;

@@ -5,13 +5,7 @@
 // paths need: before, they were most of the worker's CPU per job (docs/performance.md).
 // test/workflows/bundle-imports.test.ts fails if workflow code imports them at the top again.
 /* eslint-disable @typescript-eslint/no-require-imports -- evaluated on first use only, see above */
-import type * as PayloadsModule from '../jobs/payloads';
 import type * as Fflate from 'fflate/browser';
-
-/** The payload schemas (zod), for the DLQ's check of a redrive's patch. */
-export function payloadSchemas(): (typeof PayloadsModule)['payloadSchemas'] {
-  return (require('../jobs/payloads') as typeof PayloadsModule).payloadSchemas;
-}
 
 /** fflate, for a DLQ packing its entries when it continues as new: its tables are built at module load. */
 export function fflate(): typeof Fflate {

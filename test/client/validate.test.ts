@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { validateOptions, validatePayload } from '../../src/client/validate';
+import { validateOptions, validatePayload } from '../../src/catalog/validate';
 import { InvalidOptionError, InvalidPayloadError } from '../../src/shared/errors';
 import { maxJobIdLength, maxPayloadBytes } from '../../src/shared/limits';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { jobTypeSearchAttribute } from '../../src/client/start-job';
+import { jobTypeSearchAttribute } from '../../src/catalog/start-job';
 import { jobTypes, registry } from '../../src/jobs/registry';
 import type { JobDefinition } from '../../src/catalog/define-job';
 import { defaultConcurrency, planQueues } from '../../src/catalog/task-queues';

@@ -9,7 +9,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { JobClient } from '../../src/client/job-client';
 import { startCodecServer, type CodecServer } from '../../src/client/codec-server';
-import { jobTypeSearchAttribute } from '../../src/client/start-job';
+import { jobTypeSearchAttribute } from '../../src/catalog/start-job';
 import { provisionTemporalCli } from '../../src/provision/temporal-cli';
 import { loadConfig } from '../../src/shared/config';
 import { dataConverterFor } from '../../src/shared/data-converter';

@@ -1,26 +1,50 @@
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '../shared/sdk-internals';
 import type { z } from 'zod';
-import { isJobType, jobTypes, type JobType } from '../jobs/registry';
-import { payloadSchemas, type JobPayload } from '../jobs/payloads';
+import type { Catalog, PayloadSchemas } from './catalog';
+import { identityChange } from './define-job';
+import { mergePatch } from '../shared/merge-patch';
 import { jobIdPattern, maxDelayMs, maxJobIdLength, maxPayloadBytes } from '../shared/limits';
 import { InvalidOptionError, InvalidPayloadError, UnknownJobTypeError, issuesFromZod, type FieldIssue } from '../shared/errors';
 
-/** Checks that `type` is registered; throws {@link UnknownJobTypeError} otherwise. */
-export function assertJobType(type: string): asserts type is JobType {
-  if (!isJobType(type)) throw new UnknownJobTypeError(type, jobTypes);
+/** Checks that `type` is one of the catalog's; throws {@link UnknownJobTypeError} otherwise. */
+export function assertJobType<S extends PayloadSchemas>(catalog: Catalog<S>, type: string): asserts type is keyof S & string {
+  if (!catalog.has(type)) throw new UnknownJobTypeError(type, catalog.types);
 }
 
-/** Parses a payload against its job type's schema; throws {@link InvalidPayloadError} listing each bad field. */
-export function validatePayload<T extends JobType>(type: T, payload: unknown): JobPayload<T> {
-  const schema: z.ZodType = payloadSchemas[type];
+/**
+ * Parses a payload against its job type's schema: the one check of a payload at a boundary (the
+ * client before it enqueues, the worker before a redrive starts). Throws
+ * {@link UnknownJobTypeError} for a type the catalog lacks and {@link InvalidPayloadError} listing
+ * each bad field.
+ */
+export function validatePayload<S extends PayloadSchemas, T extends string>(catalog: Catalog<S>, type: T, payload: unknown): T extends keyof S ? z.output<S[T]> : never {
+  assertJobType(catalog, type);
+  const schema: z.ZodType = catalog.payloads[type] as z.ZodType;
   const result = schema.safeParse(payload);
   if (!result.success) throw new InvalidPayloadError(type, issuesFromZod(result.error, 'payload'));
   const broken = brokenTextPaths(result.data, 'payload');
   if (broken.length > 0) throw new InvalidPayloadError(type, broken.map((path) => ({ path, message: 'is not valid Unicode text (a lone surrogate), which would be stored altered' })));
   const bytes = Buffer.byteLength(JSON.stringify(result.data));
   if (bytes > maxPayloadBytes) throw new InvalidPayloadError(type, [{ path: 'payload', message: `is ${bytes} bytes as JSON; the limit is ${maxPayloadBytes}` }]);
-  return result.data as JobPayload<T>;
+  return result.data as T extends keyof S ? z.output<S[T]> : never;
+}
+
+/**
+ * The payload a redrive starts a dead-lettered job with: its own, or patched with a JSON Merge
+ * Patch and validated. A patch may not change what the job ID derives from
+ * ({@link identityChange}). Throws {@link InvalidPayloadError} naming the field.
+ */
+export function validateRedrivePayload<S extends PayloadSchemas>(catalog: Catalog<S>, type: string, payload: unknown, patch: unknown): unknown {
+  return patch === undefined ? payload : validatePatchedPayload(catalog, type, payload, mergePatch(payload, patch));
+}
+
+/** Validates a patched payload (`after`) against the type's schema and the unpatched one's identity ({@link validateRedrivePayload}). */
+export function validatePatchedPayload<S extends PayloadSchemas>(catalog: Catalog<S>, type: string, before: unknown, after: unknown): unknown {
+  const patched = validatePayload(catalog, type, after);
+  const changed = identityChange(catalog.definition(type)!, before, patched);
+  if (changed) throw new InvalidPayloadError(type, [{ path: 'payload', message: changed }]);
+  return patched;
 }
 
 /** Checks a caller-chosen job ID, delay and priority; throws {@link InvalidOptionError} naming each bad one. */

@@ -1,32 +1,20 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType, type Priority, type SearchAttributePair } from '@temporalio/common';
-import { registry, type JobType } from '../jobs/registry';
-import { taskQueueFor } from '../catalog/task-queues';
+import type { Priority, SearchAttributePair } from '@temporalio/common';
+import type { JobDefinition } from './define-job';
+import { createdAtMemoKey } from './created-at';
+import { jobTypeSearchAttribute } from './job-type-attribute';
+import { taskQueueFor } from './task-queues';
 import { payloadHash } from '../shared/payload-hash';
 
-/** The `JobType` search attribute: lets `jobctl list` and the Web UI select jobs by type. A stored contract. */
-export const jobTypeSearchAttribute = defineSearchAttributeKey('JobType', SearchAttributeType.KEYWORD);
+export { jobTypeSearchAttribute };
 
 /** Memo key of the payload hash that tells a duplicate enqueue from an ID conflict. A stored contract. */
 export const payloadHashMemoKey = 'payloadHash';
 
-/**
- * Memo key of when a redriven job was first enqueued (ISO 8601): a redrive starts a new execution
- * under the same ID, whose own start is the redrive's time. A stored contract.
- */
-export const createdAtMemoKey = 'jobCreatedAt';
-
-/** The first enqueue time that a redrive carried in a workflow's memo, if there is a valid one. */
-export function createdAtFromMemo(memo: Record<string, unknown> | undefined): Date | undefined {
-  const value = memo?.[createdAtMemoKey];
-  if (typeof value !== 'string') return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
 /** What every start of a job shares, whether enqueued, redriven or started by a schedule. */
 export interface JobStartInput {
-  type: JobType;
+  /** The job type's definition, from the catalog. */
+  definition: JobDefinition;
   /** The payload, already validated against the type's schema. */
   payload: unknown;
   /** The deployment's shared task queue; the job starts on its type's queue ({@link taskQueueFor}). */
@@ -65,14 +53,14 @@ export function jobStartOptions(input: JobStartInput): {
   staticSummary: string;
   priority?: Priority;
 } {
-  const definition = registry[input.type];
+  const { definition } = input;
   return {
     workflowType: definition.workflowType,
     taskQueue: taskQueueFor(input.taskQueue, definition),
     args: [input.payload],
     memo: { [payloadHashMemoKey]: payloadHash(input.payload) },
-    typedSearchAttributes: [{ key: jobTypeSearchAttribute, value: input.type }],
-    staticSummary: (definition.summary as ((p: unknown) => string) | undefined)?.(input.payload) ?? input.type,
+    typedSearchAttributes: [{ key: jobTypeSearchAttribute, value: definition.type }],
+    staticSummary: (definition.summary as ((p: unknown) => string) | undefined)?.(input.payload) ?? definition.type,
     // Lower keys go first in Temporal, as in ours; activities inherit the workflow's priority.
     priority: input.priority === undefined ? undefined : { priorityKey: input.priority },
   };

@@ -1,0 +1,54 @@
+import type { Client } from '@temporalio/client';
+import type { Kysely, Migration } from 'kysely';
+import type { Catalog, PayloadSchemas } from '../catalog/catalog';
+import type { Config } from '../shared/config';
+
+/** What the worker has opened for a catalog's activities when it builds them. */
+export interface ActivityContext {
+  /** The jobs database (the ledger, and the catalog's own tables), migrated; present when the worker declares {@link WorkerDefinition.database}. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
+  db?: Kysely<any>;
+  /** A Temporal client on the worker's namespace, e.g. for a job that enqueues follow-up jobs. */
+  client: Client;
+  /** The worker's validated configuration. */
+  config: Config;
+}
+
+/** The jobs database a catalog needs: the ledger for `runOnce`, plus the catalog's own tables. */
+export interface DatabaseDefinition {
+  /**
+   * The catalog's own migrations by name, run in name order together with the ledger's
+   * (`durable-jobs-0001-ledger`). Names are stored: never rename one. @defaultValue none (the ledger only)
+   */
+  migrations?: Record<string, Migration>;
+  /** Demo data, written when `npm start` runs its own dev server. @defaultValue none */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
+  seed?: (db: Kysely<any>) => Promise<void>;
+}
+
+/**
+ * Everything the worker needs to run a catalog: the catalog, the workflows module, the activities
+ * and, when its activities call `runOnce`, a database. A team writes one next to its catalog and
+ * passes it to `createWorker`/`runWorker`, or names its module in package.json for `npm start`-style
+ * runners (`"durable-jobs": { "worker": "./dist/worker.js" }`).
+ */
+export interface WorkerDefinition<S extends PayloadSchemas = PayloadSchemas> {
+  /** The job types to serve. */
+  catalog: Catalog<S>;
+  /**
+   * The module that exports every catalog job's workflow function, and `deadLetterWorkflow`
+   * (`export { deadLetterWorkflow } from 'durable-jobs/workflow'`), e.g. `require.resolve('./workflows')`.
+   */
+  workflowsPath: string;
+  /** The activities the workflows call, or a factory given what the worker opened. @defaultValue none */
+  activities?: object | ((context: ActivityContext) => object | Promise<object>);
+  /** The jobs database, when the activities need one (`runOnce`, the catalog's tables). Its URL is `DATABASE_URL`. @defaultValue none: no database is opened */
+  database?: DatabaseDefinition;
+  /** Lines `npm start` prints once the worker runs, e.g. how to enqueue a first job. @defaultValue none */
+  banner?: (config: Config) => string[];
+}
+
+/** Declares a {@link WorkerDefinition}; the identity function that keeps its catalog's types. */
+export function defineWorker<S extends PayloadSchemas>(definition: WorkerDefinition<S>): WorkerDefinition<S> {
+  return definition;
+}
