@@ -6,21 +6,23 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 // The SDK evaluates every module that workflow code imports again for each workflow, so costly
-// modules only rare paths need are loaded on first use (src/workflows/lazy-modules.ts) and may be
+// modules only rare paths need are loaded on first use (src/workflow/lazy-modules.ts) and may be
 // imported here as types only. Job definitions are imported by workflows, so the same holds there;
-// the payload schemas (src/jobs/payloads/) are where zod belongs.
+// the payload schemas (src/jobs/payloads/) and the catalog and worker modules that gather them
+// (src/jobs/catalog.ts, src/jobs/worker.ts) are where zod and the activities belong.
 const lazyOnly = {
-  group: ['zod', 'zod/*', 'fflate', 'fflate/*', '**/shared/limits', '**/jobs/payloads', '**/jobs/payloads/*', '**/payloads', '**/payloads/*'],
+  group: ['zod', 'zod/*', 'fflate', 'fflate/*', '**/shared/limits', '**/jobs/payloads', '**/jobs/payloads/*', '**/payloads', '**/payloads/*', '**/jobs/catalog', '**/jobs/worker', '**/catalog/catalog', '**/catalog/validate', '**/catalog/prepare-job'],
   allowTypeImports: true,
-  message: 'workflow code and job definitions import zod, payload schemas and fflate as types only; load them on first use through src/workflows/lazy-modules.ts (docs/performance.md)',
+  message: 'workflow code and job definitions import zod, payload schemas and fflate as types only; load them on first use through src/workflow/lazy-modules.ts (docs/performance.md)',
 };
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**'] },
   ...tseslint.configs.recommended,
   {
-    files: ['src/workflows/**/*.ts', 'src/jobs/**/*.ts'],
-    ignores: ['src/jobs/payloads/**'],
+    // Workflow code: the built-in workflows, the library's (src/workflow), and what they import.
+    files: ['src/workflows/**/*.ts', 'src/workflow/**/*.ts', 'src/jobs/**/*.ts', 'src/catalog/define-job.ts', 'src/catalog/dead-letter.ts', 'src/catalog/task-queues.ts', 'src/catalog/job-type-attribute.ts'],
+    ignores: ['src/jobs/payloads/**', 'src/jobs/catalog.ts', 'src/jobs/worker.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

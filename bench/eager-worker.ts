@@ -9,17 +9,19 @@ import { Client } from '@temporalio/client';
 import { JobClient } from '../src/client/job-client';
 import { loadConfig } from '../src/shared/config';
 import { createWorker } from '../src/worker/create-worker';
+import { worker } from '../src/jobs/worker';
 import { installRuntime } from '../src/worker/logger';
 import { offerLoad } from './load';
+import { catalog } from '../src/jobs/catalog';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const { logger } = await installRuntime(config);
-  const { workers, plans, close } = await createWorker(config);
+  const { workers, plans, close } = await createWorker({ ...worker, config });
   const shared = workers[plans.findIndex((p) => p.taskQueue === config.taskQueue)];
   const connection = shared?.connection;
   if (!connection) throw new Error('no worker serves the shared task queue');
-  const jobs = new JobClient(new Client({ connection, namespace: config.namespace }), { taskQueue: config.taskQueue, eagerStart: true });
+  const jobs = new JobClient(new Client({ connection, namespace: config.namespace }), { catalog, taskQueue: config.taskQueue, eagerStart: true });
   const running = Promise.all(workers.map((w) => w.run()));
   logger.info('worker:started');
   const out = process.env.BENCH_OUT!;

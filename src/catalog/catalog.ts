@@ -70,9 +70,9 @@ const typeNamePattern = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
  */
 export function defineCatalog<const D extends readonly AnyJobDefinition[], const S extends SchemasFor<D[number]>>(
   spec: CatalogSpec<D, S> & { payloads: Record<Exclude<keyof S, D[number]['type']>, never> },
-): Catalog<S & PayloadSchemas> {
+): Catalog<{ [K in keyof S]: S[K] }> {
   const definitions = spec.jobs as readonly JobDefinition[];
-  const payloads = spec.payloads as S & PayloadSchemas;
+  const payloads = spec.payloads as { [K in keyof S]: S[K] };
   const problems = catalogProblems(definitions, payloads);
   if (problems.length > 0) throw new CatalogError(problems);
   const byType = new Map(definitions.map((d) => [d.type, d]));

@@ -12,7 +12,7 @@ import { connectionOptions } from '../shared/temporal-connection';
 import { jobStateMemoKey, jobStateQuery, type JobState } from '../workflow/job-state';
 import { DeadLetterQueue } from './dead-letters';
 import { decodeFailureMessages } from './decode';
-import { decodeStartInput, firstEvent, historyTail, type HistoryEvent } from './history';
+import { decodeStartInput, firstEvent, historyTail } from './history';
 import { listJobs, type ListJobsOptions, type JobSummary } from './job-list';
 import { jobStatusName, jobTypeOf, toJobRecord, type JobRecord } from './job-record';
 import { JobSchedules } from './schedules';

@@ -37,4 +37,4 @@ export const catalog = defineCatalog({
 export type BuiltInCatalog = typeof catalog;
 
 /** Name of a built-in job type. */
-export type BuiltInJobType = BuiltInCatalog['types'][number];
+export type BuiltInJobType = keyof BuiltInCatalog['payloads'] & string;

@@ -11,6 +11,7 @@ import { JobClient } from '../../src/client/job-client';
 import { type TestDb } from '../helpers/db';
 import { startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { createActivities, testActivityDeps } from '../helpers/worker';
+import { catalog } from '../../src/jobs/catalog';
 
 const jan = { from: '2026-01-01', to: '2026-02-01' };
 
@@ -57,9 +58,9 @@ describe('job activity interceptors (time-skipping)', function () {
       workflowBundle: bundle,
       taskQueue,
       activities: { ...createActivities(deps), ...createReportsActivities(deps, options) },
-      interceptors: { activity: [spy, jobActivityInterceptors] },
+      interceptors: { activity: [spy, jobActivityInterceptors(catalog)] },
     });
-    return { worker, logged, jobs: new JobClient(env.client, { taskQueue }) };
+    return { worker, logged, jobs: new JobClient(env.client, { catalog, taskQueue }) };
   }
 
   it('an attempt that stops heartbeating: the next attempt logs why (job:stalled, previousAttempt) and the job record names the heartbeat timeout', async () => {

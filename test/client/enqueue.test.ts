@@ -3,6 +3,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { JobClient } from '../../src/client/job-client';
 import { ErrorType, IdConflictError } from '../../src/shared/errors';
 import { startTimeSkippingEnv, uniqueId } from '../helpers/env';
+import { catalog } from '../../src/jobs/catalog';
 
 const email = { to: 'ada@example.com', subject: 'Hello', body: 'Hi', userId: 'u1' };
 
@@ -13,7 +14,7 @@ describe('enqueue: idempotency and ID conflicts', function () {
 
   before(async () => {
     env = await startTimeSkippingEnv();
-    jobs = new JobClient(env.client, { taskQueue: uniqueId('tq') });
+    jobs = new JobClient(env.client, { catalog, taskQueue: uniqueId('tq') });
   });
   after(async () => env?.teardown());
 

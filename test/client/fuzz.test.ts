@@ -4,7 +4,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import fc from 'fast-check';
 import { main as jobctl } from '../../src/client/cli';
 import { JobClient } from '../../src/client/job-client';
-import type { JobType } from '../../src/jobs/registry';
+import { catalog, type BuiltInJobType as JobType } from '../../src/jobs/catalog';
 import { InvalidOptionError, InvalidPayloadError, UnknownJobTypeError, type FieldIssue } from '../../src/shared/errors';
 import { maxJobIdLength } from '../../src/shared/limits';
 import { startDevServerEnv, uniqueId } from '../helpers/env';
@@ -119,7 +119,7 @@ describe('fuzzing enqueue (fast-check)', function () {
   let jobs: JobClient;
   before(async () => {
     env = await startDevServerEnv();
-    jobs = new JobClient(env.client, { taskQueue: uniqueId('fuzz') });
+    jobs = new JobClient(env.client, { catalog, taskQueue: uniqueId('fuzz') });
   });
   after(() => env?.teardown());
 

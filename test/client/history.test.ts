@@ -5,6 +5,7 @@ import { JobClient } from '../../src/client/job-client';
 import { createTestWorker, type JobsTestEnv, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { makeRecords, startSyncSource, type TestSyncSource } from '../helpers/sync-source';
 import { createActivities, testActivityDeps } from '../helpers/worker';
+import { catalog } from '../../src/jobs/catalog';
 
 // A real dev server: it serves the reverse-history call that keeps `jobctl status` cheap on a long
 // history (the time-skipping server does not, and gets the whole history instead).
@@ -26,7 +27,7 @@ describe('job record on a long history (real dev server)', function () {
     const taskQueue = uniqueId('tq');
     const deps = testActivityDeps(t.env, taskQueue, t.testDb.db, { reportsDir: os.tmpdir(), syncSourceUrl: source.url });
     const worker = await createTestWorker(t.env, t.bundle, { taskQueue, activities: createActivities(deps) });
-    const jobs = new JobClient(t.env.client, { taskQueue });
+    const jobs = new JobClient(t.env.client, { catalog, taskQueue });
     source.setRecords('long', makeRecords(200));
     const payload = { source: 'long', pageSize: 1, pagesPerRun: 1000 };
     const { id, handle } = await jobs.enqueue('sync-data', payload);

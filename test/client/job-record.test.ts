@@ -12,6 +12,7 @@ import { createTestWorker, repoRoot, startJobsTestEnv, stopJobsTestEnv, uniqueId
 import { runCommand } from '../helpers/processes';
 import { testActivityDeps } from '../helpers/worker';
 import { startSmtpServer } from '../helpers/smtp';
+import { catalog } from '../../src/jobs/catalog';
 
 const payload = { to: 'ada@example.com', subject: 'Hello', body: 'Hi Ada', userId: 'user-1' };
 const jobctl = path.join(repoRoot, 'bin/jobctl.js');
@@ -40,7 +41,7 @@ describe('job record read back from Temporal', function () {
   it('shows a job between attempts as retrying, with the attempts so far and the last error', async () => {
     const smtp = await startSmtpServer(() => ({ code: 451, message: 'greylisted' }));
     const taskQueue = uniqueId('tq');
-    const jobs = new JobClient(env.client, { taskQueue });
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
     const worker = await createTestWorker(env, bundle, {
       taskQueue,
       activities: createActivities({ ...testActivityDeps(env, taskQueue, testDb.db, { reportsDir: os.tmpdir() }), email: { smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' } }),
@@ -75,7 +76,7 @@ describe('job record read back from Temporal', function () {
   });
 
   it('shows a delayed job as scheduled, with no attempts yet', async () => {
-    const jobs = new JobClient(env.client, { taskQueue: uniqueId('tq') });
+    const jobs = new JobClient(env.client, { catalog, taskQueue: uniqueId('tq') });
     const { id, handle } = await jobs.enqueue('send-email', payload, { id: uniqueId('job'), delay: '1h' });
     const record = await jobs.get(id);
     assert.equal(record.status, 'scheduled');
@@ -84,7 +85,7 @@ describe('job record read back from Temporal', function () {
   });
 
   it('throws JobNotFoundError for an unknown ID', async () => {
-    const jobs = new JobClient(env.client, { taskQueue: 'unused' });
+    const jobs = new JobClient(env.client, { catalog, taskQueue: 'unused' });
     await assert.rejects(jobs.get(uniqueId('missing')), JobNotFoundError);
   });
 });

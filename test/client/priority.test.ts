@@ -5,7 +5,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { SendEmailInput } from '../../src/activities/email';
 import { JobClient } from '../../src/client/job-client';
-import { registry } from '../../src/jobs/registry';
+import { catalog } from '../../src/jobs/catalog';
 import { taskQueueFor } from '../../src/catalog/task-queues';
 import { InvalidOptionError } from '../../src/shared/errors';
 import type { TestDb } from '../helpers/db';
@@ -27,7 +27,7 @@ describe('enqueue priority', function () {
 
   it('starts higher-priority jobs first from a backlog, on one worker with one slot (activities inherit the job\'s priority)', async () => {
     const taskQueue = uniqueId('prio');
-    const jobs = new JobClient(env.client, { taskQueue });
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
     // The backlog builds while no worker runs: the low-priority jobs are enqueued first.
     const low = await Promise.all([1, 2, 3, 4].map((i) => jobs.enqueue('send-email', email(`low${i}@example.com`), { id: uniqueId('low'), priority: 5 })));
     const high = await Promise.all([1, 2, 3, 4].map((i) => jobs.enqueue('send-email', email(`high${i}@example.com`), { id: uniqueId('high'), priority: 1 })));
@@ -44,7 +44,7 @@ describe('enqueue priority', function () {
       },
     };
     // Workflow tasks first, so every job's attempt waits in the backlog; then one worker slot for attempts.
-    const emailQueue = taskQueueFor(taskQueue, registry['send-email']);
+    const emailQueue = taskQueueFor(taskQueue, catalog.definition('send-email')!);
     const workflows = await Worker.create({ connection: env.nativeConnection, workflowBundle: bundle, taskQueue: emailQueue });
     const slots = await Worker.create({ connection: env.nativeConnection, taskQueue: emailQueue, activities, maxConcurrentActivityTaskExecutions: 1 });
     await workflows.runUntil(async () => {
@@ -60,7 +60,7 @@ describe('enqueue priority', function () {
   });
 
   it('refuses a priority outside 1..5 before anything is enqueued', async () => {
-    const jobs = new JobClient(env.client, { taskQueue: uniqueId('prio-bad') });
+    const jobs = new JobClient(env.client, { catalog, taskQueue: uniqueId('prio-bad') });
     for (const priority of [0, 6, 2.5]) {
       await assert.rejects(jobs.enqueue('send-email', email('x@example.com'), { priority }), (err: unknown) => {
         assert.ok(err instanceof InvalidOptionError);

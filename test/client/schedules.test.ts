@@ -12,6 +12,7 @@ import { waitFor } from '../helpers/dlq';
 import { createTestWorker, repoRoot, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { runCommand } from '../helpers/processes';
 import { createActivities, testActivityDeps } from '../helpers/worker';
+import { catalog } from '../../src/jobs/catalog';
 
 const payload = { to: 'sched@example.com', subject: 'Every time', body: 'Hello again', userId: 'u-sched' };
 const jobctl = path.join(repoRoot, 'bin/jobctl.js');
@@ -29,7 +30,7 @@ describe('schedules', function () {
   it('starts each run as an ordinary job named after the schedule and its time; pause, trigger and delete', async () => {
     const taskQueue = uniqueId('sched');
     const outbox = await mkdtemp(path.join(os.tmpdir(), 'sched-'));
-    const jobs = new JobClient(env.client, { taskQueue });
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
     const worker = await createTestWorker(env, bundle, {
       taskQueue,
       activities: createActivities(testActivityDeps(env, taskQueue, testDb.db, { reportsDir: outbox, email: { outboxDir: outbox, from: 'jobs@test' } })),
@@ -71,11 +72,11 @@ describe('schedules', function () {
     });
     assert.equal(await waitFor(async () => (await jobs.schedules.list()).some((s) => s.id === id), (listed) => !listed, 30_000), false);
     await assert.rejects(jobs.schedules.pause(id), ScheduleNotFoundError);
-    await assert.rejects(new JobClient(env.client, { taskQueue: uniqueId('other') }).schedules.trigger(uniqueId('nope')), ScheduleNotFoundError);
+    await assert.rejects(new JobClient(env.client, { catalog, taskQueue: uniqueId('other') }).schedules.trigger(uniqueId('nope')), ScheduleNotFoundError);
   });
 
   it('validates the payload and the options at creation, before anything reaches Temporal', async () => {
-    const jobs = new JobClient(env.client, { taskQueue: uniqueId('sched-bad') });
+    const jobs = new JobClient(env.client, { catalog, taskQueue: uniqueId('sched-bad') });
     await assert.rejects(jobs.schedules.create('send-email', { ...payload, to: 'nobody' }, { every: '1m' }), InvalidPayloadError);
     const invalid = async (options: Parameters<typeof jobs.schedules.create>[2], pattern: RegExp, type: 'send-email' | 'process-payment' = 'send-email') => {
       const p = type === 'send-email' ? payload : { paymentId: 'p-1', fromAccount: 'alice', toAccount: 'bob', amount: 100, currency: 'EUR' };

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { validateOptions, validatePayload } from '../../src/catalog/validate';
+import { validateOptions, validatePayload as validateIn } from '../../src/catalog/validate';
+import { catalog } from '../../src/jobs/catalog';
+
+const validatePayload = (type: string, payload: unknown) => validateIn(catalog, type, payload);
 import { InvalidOptionError, InvalidPayloadError } from '../../src/shared/errors';
 import { maxJobIdLength, maxPayloadBytes } from '../../src/shared/limits';
 

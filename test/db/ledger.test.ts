@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { ledgerSteps, runOnce } from '../../src/db/ledger';
-import type { Db } from '../../src/db/schema';
+import type { Db, Trx } from '../../src/db/schema';
 import { createAccount } from '../../src/db/seed';
 import { describeEachDatabase } from '../helpers/db';
 import { uniqueId } from '../helpers/env';
@@ -98,7 +98,7 @@ describeEachDatabase('runOnce', (getDb) => {
 
   it('leaves exactly one effect when two calls with the same key race', async () => {
     const { db } = getDb();
-    const work = (leg: string) => async (trx: Parameters<Parameters<typeof runOnce>[2]>[0]) => (await credit(trx, account, leg), leg);
+    const work = (leg: string) => async (trx: Trx) => (await credit(trx, account, leg), leg);
     const outcomes = await Promise.allSettled([runOnce(db, key, work('a')), runOnce(db, key, work('b'))]);
     const won = outcomes.filter((o) => o.status === 'fulfilled' && !o.value.replayed);
     assert.equal(won.length, 1, `exactly one call commits: ${JSON.stringify(outcomes.map((o) => o.status))}`);

@@ -2,7 +2,7 @@ import { WorkflowFailedError, type Client } from '@temporalio/client';
 import type { JobClient } from '../../src/client/job-client';
 import type { Db } from '../../src/db/schema';
 import { createAccount } from '../../src/db/seed';
-import type { JobType } from '../../src/jobs/registry';
+import type { BuiltInJobType as JobType } from '../../src/jobs/catalog';
 import { makeRecords, type TestSyncSource } from './sync-source';
 
 /** What a planned job is made to meet: nothing, a failure that a retry overcomes, or one that dead-letters it. */

@@ -11,6 +11,7 @@ import { openDatabase } from '../../src/db/database';
 import { migrateToLatest } from '../../src/db/migrate';
 import type { Db } from '../../src/db/schema';
 import { loadConfig } from '../../src/shared/config';
+import { catalog } from '../../src/jobs/catalog';
 
 /** One native cluster for a test file: two nodes on our own PostgreSQL, a client on node 1, the ledger beside Temporal. */
 export interface ClusterTestEnv {
@@ -76,7 +77,7 @@ export async function startClusterTestEnv(options: Partial<ClusterOptions> = {})
       databaseUrl,
       tmpDir,
       startWorkers,
-      jobs: (taskQueue) => new JobClient(client, { taskQueue }),
+      jobs: (taskQueue) => new JobClient(client, { catalog, taskQueue }),
       stop: async () => {
         await Promise.all(workers.map((w) => w.kill()));
         await connection?.close();

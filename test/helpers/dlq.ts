@@ -1,14 +1,14 @@
 import type { Client } from '@temporalio/client';
 import { DeadLetterQueue } from '../../src/client/dead-letters';
-import type { JobType } from '../../src/jobs/registry';
+import { catalog } from '../../src/jobs/catalog';
 import type { DeadLetterEntry } from '../../src/workflow/dead-letter-entries';
 
 /**
  * The dead-lettered entries of a job type's DLQ. The hand-off is an activity that runs after the
  * job's own failure is decided, so this polls briefly until `expected` entries are there.
  */
-export async function deadLetterEntries(client: Client, taskQueue: string, type: JobType, expected = 1, timeoutMs = 10_000): Promise<DeadLetterEntry[]> {
-  const dlq = new DeadLetterQueue(client, taskQueue);
+export async function deadLetterEntries(client: Client, taskQueue: string, type: string, expected = 1, timeoutMs = 10_000): Promise<DeadLetterEntry[]> {
+  const dlq = new DeadLetterQueue(client, taskQueue, catalog);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const entries = await dlq.list({ type });

@@ -2,19 +2,20 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities, type ActivityDeps } from '../../src/activities';
 import type { Db } from '../../src/db/schema';
 
-/** Activity dependencies for a test: a real database, temp folders, the test env's client. */
+/** Activity dependencies for a test: a real database, temp folders (the test worker adds the DLQ's, on the env's client). */
 export function testActivityDeps(
   env: TestWorkflowEnvironment,
   taskQueue: string,
   db: Db,
-  overrides: Partial<Omit<ActivityDeps, 'db' | 'temporal'>> & { reportsDir: string; client?: ActivityDeps['temporal']['client'] },
+  overrides: Partial<Omit<ActivityDeps, 'db'>> & { reportsDir: string },
 ): ActivityDeps {
+  void env;
+  void taskQueue;
   return {
     email: overrides.email ?? { outboxDir: overrides.reportsDir, from: 'jobs@test' },
     db,
     reportsDir: overrides.reportsDir,
     syncSourceUrl: overrides.syncSourceUrl,
-    temporal: { client: overrides.client ?? env.client, taskQueue },
   };
 }
 

@@ -9,6 +9,7 @@ import { JobClient } from '../../src/client/job-client';
 import { createTestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId, type JobsTestEnv } from '../helpers/env';
 import { startSmtpServer } from '../helpers/smtp';
 import { testActivityDeps } from '../helpers/worker';
+import { catalog } from '../../src/jobs/catalog';
 
 const payload = { to: 'ada@example.com', subject: 'Cancel me', body: 'Never sent', userId: 'u-cancel' };
 
@@ -37,7 +38,7 @@ describe('cancelling a job stops its attempt (real dev server)', function () {
     const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'outbox-'));
     const deps = { ...testActivityDeps(env, taskQueue, testDb.db, { reportsDir: outboxDir }), email: { smtpUrl: smtp.url, outboxDir, from: 'jobs@test', smtpTimeoutMs: 600_000 } };
     const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(deps) });
-    const jobs = new JobClient(env.client, { taskQueue });
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
     try {
       await worker.runUntil(async () => {
         const { id, handle } = await jobs.enqueue('send-email', payload, { id: uniqueId('cancel-email') });

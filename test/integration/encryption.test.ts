@@ -21,6 +21,7 @@ import { sqliteTestDb, type TestDb } from '../helpers/db';
 import { createTestWorker, repoRoot, uniqueId } from '../helpers/env';
 import { freePort, runCommand } from '../helpers/processes';
 import { createActivities, testActivityDeps } from '../helpers/worker';
+import { catalog } from '../../src/jobs/catalog';
 
 const keyA = newKeyEntry('a');
 const keyB = newKeyEntry('b');
@@ -76,13 +77,14 @@ describe('payload encryption against a real dev server', function () {
     await codecServer?.close();
   });
 
-  const jobClient = (dataConverter: DataConverter | undefined) => new JobClient(new Client({ connection: env.connection, dataConverter }), { taskQueue });
+  const jobClient = (dataConverter: DataConverter | undefined) => new JobClient(new Client({ connection: env.connection, dataConverter }), { catalog, taskQueue });
   const runWorker = async <T>(dataConverter: DataConverter | undefined, until: Promise<T>): Promise<T> => {
     const worker = await createTestWorker(env, bundle, {
       taskQueue,
       dataConverter,
       // The dead-letter hand-off starts a workflow, so its client encrypts too.
-      activities: createActivities(testActivityDeps(env, taskQueue, testDb.db, { reportsDir, client: new Client({ connection: env.connection, dataConverter }) })),
+      activities: createActivities(testActivityDeps(env, taskQueue, testDb.db, { reportsDir })),
+      deadLetterClient: new Client({ connection: env.connection, dataConverter }),
     });
     return worker.runUntil(until);
   };

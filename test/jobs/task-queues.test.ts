@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
-import { registry } from '../../src/jobs/registry';
+import type { JobDefinition } from '../../src/catalog/define-job';
+import { catalog } from '../../src/jobs/catalog';
+
+const registry = Object.fromEntries(catalog.definitions.map((d) => [d.type, d])) as Record<'send-email' | 'process-payment', JobDefinition>;
 import { defaultConcurrency, planQueues, taskQueueFor } from '../../src/catalog/task-queues';
 
 describe('task queues of job types', () => {
-  const all = Object.values(registry);
+  const all = catalog.definitions;
 
   it('puts send-email on a queue of its own and the other types on the shared queue', () => {
     assert.equal(taskQueueFor('durable-jobs', registry['send-email']), 'durable-jobs:email');

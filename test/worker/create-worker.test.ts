@@ -8,13 +8,15 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { SendEmailInput } from '../../src/activities/email';
 import type { ReportPagesInput } from '../../src/activities/reports';
 import { JobClient } from '../../src/client/job-client';
-import { registry } from '../../src/jobs/registry';
 import { loadConfig } from '../../src/shared/config';
+import { defineCatalog } from '../../src/catalog/catalog';
+import { worker as builtInWorker } from '../../src/jobs/worker';
 import { createWorker } from '../../src/worker/create-worker';
 import type { TestDb } from '../helpers/db';
 import { waitFor } from '../helpers/dlq';
 import { createTestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { createActivities, testActivityDeps } from '../helpers/worker';
+import { catalog } from '../../src/jobs/catalog';
 
 const email = (to: string) => ({ to, subject: 'Isolation', body: 'Hello', userId: 'u-iso' });
 const report = (name: string) => ({ from: '2026-01-01', to: '2027-01-01', format: 'csv' as const, name });
@@ -64,7 +66,7 @@ describe('worker task queues: isolation between job types and rate limits', func
     const taskQueue = uniqueId('iso');
     const { activities, starts, release } = instrumented(taskQueue);
     const worker = await createTestWorker(env, bundle, { taskQueue, activities, limits: { concurrency: 2 } });
-    const jobs = new JobClient(env.client, { taskQueue });
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
     const reports = await Promise.all(Array.from({ length: 6 }, (_, i) => jobs.enqueue('generate-report', report(`${taskQueue}-${i}`))));
     await worker.runUntil(async () => {
       const full = await waitFor(async () => starts.filter((s) => s.type === 'report').length, (n) => n >= 2, 60_000);
@@ -85,10 +87,10 @@ describe('worker task queues: isolation between job types and rate limits', func
   it('holds a declared rate limit over the queue', async () => {
     const taskQueue = uniqueId('rate');
     const rateLimit = 2;
-    const definitions = [{ ...registry['send-email'], queue: { name: 'email', concurrency: 20, rateLimit } }];
+    const limited = defineCatalog({ jobs: [{ ...catalog.definition('send-email')!, queue: { name: 'email', concurrency: 20, rateLimit } }], payloads: { 'send-email': catalog.payloads['send-email'] } });
     const { activities, starts } = instrumented(taskQueue);
-    const worker = await createTestWorker(env, bundle, { taskQueue, activities, definitions, limits: {} });
-    const jobs = new JobClient(env.client, { taskQueue });
+    const worker = await createTestWorker(env, bundle, { taskQueue, activities, catalog: limited, limits: {} });
+    const jobs = new JobClient(env.client, { catalog: limited, taskQueue });
     const n = 8;
     const emails = await Promise.all(Array.from({ length: n }, (_, i) => jobs.enqueue('send-email', email(`r${i}@example.com`))));
     await worker.runUntil(Promise.all(emails.map((e) => e.handle.result())));
@@ -107,10 +109,10 @@ describe('worker task queues: isolation between job types and rate limits', func
     const taskQueue = uniqueId('types');
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'types-'));
     const config = loadConfig({ temporalAddress: env.address, taskQueue, dataDir, workerJobTypes: 'send-email' }, {});
-    const created = await createWorker(config);
+    const created = await createWorker({ ...builtInWorker, config });
     try {
       assert.deepEqual(created.plans.map((p) => [p.taskQueue, p.types]), [[`${taskQueue}:email`, ['send-email']]]);
-      const jobs = new JobClient(env.client, { taskQueue });
+      const jobs = new JobClient(env.client, { catalog, taskQueue });
       const mail = await jobs.enqueue('send-email', email('types@example.com'));
       const sum = await jobs.enqueue('generate-report', report(`${taskQueue}-r`));
       const [worker] = created.workers;
@@ -121,6 +123,7 @@ describe('worker task queues: isolation between job types and rate limits', func
     } finally {
       await created.close();
     }
-    assert.throws(() => loadConfig({ workerJobTypes: 'send-email,send-sms' }, {}), /--types \/ WORKER_JOB_TYPES: unknown job type "send-sms" \(known: send-email, /);
+    const unknown = loadConfig({ temporalAddress: env.address, taskQueue, dataDir, workerJobTypes: 'send-email,send-sms' }, {});
+    await assert.rejects(createWorker({ ...builtInWorker, config: unknown }), /--types \/ WORKER_JOB_TYPES: unknown job type "send-sms" \(known: send-email, /);
   });
 });

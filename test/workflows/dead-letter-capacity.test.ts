@@ -9,6 +9,7 @@ import { type TestDb } from '../helpers/db';
 import { createTestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 import { waitFor } from '../helpers/dlq';
+import { catalog } from '../../src/jobs/catalog';
 
 // The DLQ's capacity and its continue-as-new hand-over, driven by signals and read by queries, on a
 // real dev server: the time-skipping server does not enforce the 2 MB continue-as-new input limit.
@@ -50,8 +51,8 @@ describe('dead-letter queue capacity (real dev server)', function () {
           }),
         );
       }
-      const counts = await waitFor(() => new JobClient(env.client, { taskQueue }).deadLetters.counts(), (c) => c[type]['dead-lettered'] >= n, 60_000);
-      assert.equal(counts[type]['dead-lettered'], n, 'no entry lost');
+      const counts = await waitFor(() => new JobClient(env.client, { catalog, taskQueue }).deadLetters.counts(), (c) => (c[type]?.['dead-lettered'] ?? 0) >= n, 60_000);
+      assert.equal(counts[type]?.['dead-lettered'], n, 'no entry lost');
       const description = await env.client.workflow.getHandle(dlqId).describe();
       assert.notEqual(description.runId, firstRun, 'the DLQ continued as new');
       assert.ok(description.historyLength < 2000, `history bounded (${description.historyLength} events)`);

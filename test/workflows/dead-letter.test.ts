@@ -13,6 +13,7 @@ import { deadLetterEntries, waitFor } from '../helpers/dlq';
 import { createTestWorker, type TestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
 import { createActivities, testActivityDeps } from '../helpers/worker';
+import { catalog } from '../../src/jobs/catalog';
 
 const payload = (to: string) => ({ to, subject: 'Hello', body: 'Hi', userId: 'u1' });
 
@@ -42,7 +43,7 @@ describe('dead-letter queue (real dev server)', function () {
     const taskQueue = uniqueId('tq');
     const deps = { ...testActivityDeps(env, taskQueue, testDb.db, { reportsDir: os.tmpdir() }), email: { smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' } };
     const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(deps) });
-    return { jobs: new JobClient(env.client, { taskQueue }), worker, taskQueue };
+    return { jobs: new JobClient(env.client, { catalog, taskQueue }), worker, taskQueue };
   }
 
   async function failJob(jobs: JobClient, to: string): Promise<string> {

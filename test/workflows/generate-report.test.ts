@@ -18,6 +18,7 @@ import { type TestDb } from '../helpers/db';
 import { deadLetterEntries } from '../helpers/dlq';
 import { createTestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { createActivities, testActivityDeps } from '../helpers/worker';
+import { catalog } from '../../src/jobs/catalog';
 
 const jan = { from: '2026-01-01', to: '2026-02-01' };
 
@@ -56,7 +57,7 @@ describe('generate-report job (time-skipping)', function () {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'reports-'));
     const deps = testActivityDeps(env, taskQueue, db, { reportsDir: reportsDir ?? dir });
     const worker = await createTestWorker(env, bundle, { taskQueue, activities: wrap({ ...createActivities(deps), ...createReportsActivities(deps, options) }) });
-    return { dir, worker, jobs: new JobClient(env.client, { taskQueue }), prefix: `${uniqueId('w')}-` };
+    return { dir, worker, jobs: new JobClient(env.client, { catalog, taskQueue }), prefix: `${uniqueId('w')}-` };
   }
 
   it('writes the CSV report and reports its progress', async () => {
@@ -231,7 +232,7 @@ describe('generate-report job (time-skipping)', function () {
   });
 
   it('rejects a bad payload before anything is enqueued', async () => {
-    const jobs = new JobClient(env.client, { taskQueue: uniqueId('tq') });
+    const jobs = new JobClient(env.client, { catalog, taskQueue: uniqueId('tq') });
     const reject = async (payload: object) => {
       const err = await jobs.enqueue('generate-report', payload as never, { id: uniqueId('job') }).catch((e: unknown) => e);
       assert.ok(err instanceof InvalidPayloadError);

@@ -9,6 +9,7 @@ import { InvalidPayloadError } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { createTestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { testActivityDeps } from '../helpers/worker';
+import { catalog } from '../../src/jobs/catalog';
 
 // The noop job runs its step as a local activity (noopJob.activity = 'local'). These tests check
 // that the lever keeps what the definition declares: the retry schedule, via nextRetryDelay.
@@ -38,7 +39,7 @@ describe('noop job, a local activity (time-skipping)', function () {
 
   it('completes in one attempt, with no activity task in its history', async () => {
     const taskQueue = uniqueId('tq');
-    const jobs = new JobClient(env.client, { taskQueue });
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
     const startedAt: number[] = [];
     const worker = await createTestWorker(env, bundle, { taskQueue, activities: recordingActivities(taskQueue, startedAt) });
     const { id, handle } = await jobs.enqueue('noop', {}, { id: uniqueId('noop') });
@@ -56,7 +57,7 @@ describe('noop job, a local activity (time-skipping)', function () {
 
   it('retries a failed attempt after the delays its schedule declares (nextRetryDelay), then succeeds', async () => {
     const taskQueue = uniqueId('tq');
-    const jobs = new JobClient(env.client, { taskQueue });
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
     const startedAt: number[] = [];
     const worker = await createTestWorker(env, bundle, { taskQueue, activities: recordingActivities(taskQueue, startedAt) });
     const { id, handle } = await jobs.enqueue('noop', { failAttempts: 2 }, { id: uniqueId('noop') });
@@ -72,7 +73,7 @@ describe('noop job, a local activity (time-skipping)', function () {
   });
 
   it('rejects an invalid payload before anything is enqueued', async () => {
-    const jobs = new JobClient(env.client, { taskQueue: uniqueId('tq') });
+    const jobs = new JobClient(env.client, { catalog, taskQueue: uniqueId('tq') });
     await assert.rejects(jobs.enqueue('noop', { failAttempts: 9 }), InvalidPayloadError);
   });
 });

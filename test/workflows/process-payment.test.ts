@@ -18,6 +18,7 @@ import { deadLetterEntries } from '../helpers/dlq';
 import { assertPaymentInvariants, balances as balancesOf, totalBalance } from '../helpers/payments';
 import { createTestWorker, type TestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { createActivities, testActivityDeps } from '../helpers/worker';
+import { catalog } from '../../src/jobs/catalog';
 
 type Activities = ReturnType<typeof createActivities>;
 type PaymentActivity = 'reserveFunds' | 'capturePayment' | 'releaseHold' | 'reverseCapture' | 'cancelHold';
@@ -62,7 +63,7 @@ describe('process-payment job (time-skipping, SQLite)', function () {
     };
     const activities = { ...real, ...Object.fromEntries((['reserveFunds', 'capturePayment', 'releaseHold', 'reverseCapture', 'cancelHold'] as const).map((n) => [n, wrap(n)])) };
     const worker: TestWorker = await createTestWorker(env, bundle, { taskQueue, activities: activities });
-    return { worker, jobs: new JobClient(env.client, { taskQueue }), calls, taskQueue };
+    return { worker, jobs: new JobClient(env.client, { catalog, taskQueue }), calls, taskQueue };
   }
 
   async function accounts(...specs: [currency: string, balance: number][]): Promise<string[]> {

@@ -16,6 +16,7 @@ import { type TestDb } from '../helpers/db';
 import { createTestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { testActivityDeps } from '../helpers/worker';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
+import { catalog } from '../../src/jobs/catalog';
 
 const payload = { to: 'ada@example.com', subject: 'Hello', body: 'Hi Ada', userId: 'user-1' };
 
@@ -61,7 +62,7 @@ describe('send-email job (time-skipping)', function () {
   it('succeeds and writes exactly one message to the outbox', async () => {
     const taskQueue = uniqueId('tq');
     const outbox = await outboxDir();
-    const jobs = new JobClient(env.client, { taskQueue });
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
     const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(deps(taskQueue, { outboxDir: outbox, from: 'jobs@test' })) });
     const { id, handle } = await jobs.enqueue('send-email', payload, { id: uniqueId('job') });
     const result = (await worker.runUntil(handle.result())) as SendEmailResult;
@@ -86,7 +87,7 @@ describe('send-email job (time-skipping)', function () {
     const startedAt: number[] = [];
     const activities = recordingActivities(deps(taskQueue, { smtpUrl: smtp.url, outboxDir: await outboxDir(), from: 'jobs@test' }), startedAt);
     const worker = await createTestWorker(env, bundle, { taskQueue, activities });
-    const jobs = new JobClient(env.client, { taskQueue });
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
     const started = Date.now();
     const { id, handle } = await jobs.enqueue('send-email', payload, { id: uniqueId('job') });
     const result = (await worker.runUntil(handle.result())) as SendEmailResult;
@@ -112,7 +113,7 @@ describe('send-email job (time-skipping)', function () {
       taskQueue,
       activities: createActivities(deps(taskQueue, { smtpUrl: smtp.url, outboxDir: await outboxDir(), from: 'jobs@test' })),
     });
-    const jobs = new JobClient(env.client, { taskQueue });
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
     const { id, handle } = await jobs.enqueue('send-email', payload, { id: uniqueId('job') });
     const err = await worker.runUntil(handle.result().then(() => undefined, (e: unknown) => e));
 
@@ -136,7 +137,7 @@ describe('send-email job (time-skipping)', function () {
       taskQueue,
       activities: createActivities(deps(taskQueue, { smtpUrl: smtp.url.replace('smtp://', 'smtp://jobs:old@'), outboxDir: await outboxDir(), from: 'jobs@test' })),
     });
-    const jobs = new JobClient(env.client, { taskQueue });
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
     const { id, handle } = await jobs.enqueue('send-email', payload, { id: uniqueId('job') });
     const result = await worker.runUntil(async () => {
       for (let record = await jobs.get(id); record.error?.type !== ErrorType.SmtpConfig; record = await jobs.get(id)) {
@@ -162,7 +163,7 @@ describe('send-email job (time-skipping)', function () {
       taskQueue,
       activities: { ...real, sendEmail: async (input: Parameters<typeof real.sendEmail>[0]) => ((runs += 1), real.sendEmail(input)) },
     });
-    const jobs = new JobClient(env.client, { taskQueue });
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
     const id = uniqueId('job');
     const first = await jobs.enqueue('send-email', payload, { id });
     const second = await jobs.enqueue('send-email', payload, { id });
@@ -176,7 +177,7 @@ describe('send-email job (time-skipping)', function () {
   });
 
   it('rejects a bad payload before anything is enqueued', async () => {
-    const jobs = new JobClient(env.client, { taskQueue: uniqueId('tq') });
+    const jobs = new JobClient(env.client, { catalog, taskQueue: uniqueId('tq') });
     const id = uniqueId('job');
     const err = await jobs.enqueue('send-email', { ...payload, to: 'not-an-address', subject: '' }, { id }).catch((e: unknown) => e);
     assert.ok(err instanceof InvalidPayloadError);

@@ -21,6 +21,7 @@ import { type TestDb } from '../helpers/db';
 import { createTestWorker, type TestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { makeRecords, startSyncSource, type TestSyncSource } from '../helpers/sync-source';
 import { createActivities, testActivityDeps } from '../helpers/worker';
+import { catalog } from '../../src/jobs/catalog';
 
 type SyncPage = (input: SyncPageInput) => Promise<SyncPageResult>;
 
@@ -48,7 +49,7 @@ describe('sync-data job (time-skipping)', function () {
     const real = createActivities(deps);
     const activities = wrap ? { ...real, syncPage: wrap(real.syncPage) } : real;
     const worker: TestWorker = await createTestWorker(env, bundle, { taskQueue, activities: activities });
-    return { taskQueue, source, id: uniqueId('job'), worker, jobs: new JobClient(env.client, { taskQueue }) };
+    return { taskQueue, source, id: uniqueId('job'), worker, jobs: new JobClient(env.client, { catalog, taskQueue }) };
   }
   const requestsOf = (source: string) => http.requests.filter((r) => r.source === source);
   const storedIds = async (source: string) =>
@@ -164,7 +165,7 @@ describe('sync-data job (time-skipping)', function () {
   });
 
   it('rejects a bad payload before anything is enqueued, naming each field', async () => {
-    const jobs = new JobClient(env.client, { taskQueue: uniqueId('tq') });
+    const jobs = new JobClient(env.client, { catalog, taskQueue: uniqueId('tq') });
     const err = await jobs.enqueue('sync-data', { source: 'Bad Name', pageSize: 0, extra: true } as never).catch((e: unknown) => e);
     assert.ok(err instanceof InvalidPayloadError);
     assert.deepEqual(err.issues.map((i) => i.path).sort(), ['payload', 'payload.pageSize', 'payload.source']);

@@ -1,0 +1,54 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { registerSearchAttributes } from '../shared/search-attributes';
+import { jobTypeSearchAttribute } from '../catalog/job-type-attribute';
+import { provisionTemporalCli } from '../provision/temporal-cli';
+import type { ProvisionLog } from '../provision/routes';
+import { createTimeSkippingEnv } from '../provision/test-server';
+import { loadConfig } from '../shared/config';
+import { devServerDynamicConfigArgs } from '../shared/dev-server-config';
+
+/** Where the kit finds the Temporal binaries: as `npm run provision` does, cached, with the same routes and errors. */
+export interface TestEnvOptions {
+  /** Cache of the provisioned binaries. @defaultValue DURABLE_JOBS_CACHE_DIR, else `~/.cache/durable-jobs` */
+  cacheDir?: string;
+  /** An existing time-skipping test server. @defaultValue TEMPORAL_TEST_SERVER_PATH, else provisioned */
+  testServerPath?: string;
+  /** An existing `temporal` CLI. @defaultValue TEMPORAL_CLI_PATH, else provisioned */
+  temporalCliPath?: string;
+  /** Where provisioning reports what it does (a cold cache builds or downloads the binaries). @defaultValue silent */
+  log?: ProvisionLog;
+}
+
+function settings(options: TestEnvOptions): { cacheDir: string; testServerPath?: string; temporalCliPath?: string } {
+  const config = loadConfig();
+  return {
+    cacheDir: options.cacheDir ?? config.cacheDir,
+    testServerPath: options.testServerPath ?? config.testServerPath,
+    temporalCliPath: options.temporalCliPath ?? config.temporalCliPath,
+  };
+}
+
+/**
+ * Starts Temporal's time-skipping test server (timers and retry delays pass at once) with the
+ * `JobType` search attribute registered, finding or provisioning the server as `npm test` does,
+ * so it works where the SDK's own download is blocked.
+ */
+export async function startTimeSkippingEnv(options: TestEnvOptions = {}): Promise<TestWorkflowEnvironment> {
+  const { cacheDir, testServerPath } = settings(options);
+  const { value } = await createTimeSkippingEnv({ cacheDir, testServerPath, log: options.log });
+  await registerSearchAttributes(value.connection, value.namespace ?? 'default');
+  return value;
+}
+
+/**
+ * Starts a real local dev server (the provisioned `temporal` CLI, in memory) with the `JobType`
+ * search attribute, for tests that need the real server's behaviour: updates (the DLQ's redrive
+ * and discard), visibility queries, priorities.
+ */
+export async function startDevServerEnv(options: TestEnvOptions = {}): Promise<TestWorkflowEnvironment> {
+  const { cacheDir, temporalCliPath } = settings(options);
+  const { value: cli } = await provisionTemporalCli({ cacheDir, temporalCliPath, log: options.log });
+  return TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: cli }, searchAttributes: [jobTypeSearchAttribute], extraArgs: ['--log-level', 'error', ...devServerDynamicConfigArgs()] },
+  });
+}

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Context } from '@temporalio/activity';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { Catalog, PayloadSchemas } from '../catalog/catalog';
+import { JobClient, type EnqueueOptions } from '../client/job-client';
+import type { JobRecord } from '../client/job-record';
+import { openDatabase } from '../db/database';
+import { ledgerSteps } from '../db/ledger';
+import { migrateToLatest } from '../db/migrate';
+import type { ActivityContext, DatabaseDefinition } from '../worker/define-worker';
+import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
+import { startDevServerEnv, startTimeSkippingEnv, type TestEnvOptions } from './environment';
+import { bundleJobWorkflows, createJobTestWorker } from './test-worker';
+
+/** Options of {@link startJobTestKit}: what a worker definition holds, and which server. */
+export interface JobTestKitOptions<S extends PayloadSchemas> extends TestEnvOptions {
+  /** The job types under test. */
+  catalog: Catalog<S>;
+  /** The workflows module (exporting `deadLetterWorkflow` too), e.g. `require.resolve('../src/workflows')`. */
+  workflowsPath: string;
+  /** The activities, or a factory given the kit's database and client, as the worker gives them. @defaultValue none */
+  activities?: object | ((context: Omit<ActivityContext, 'config'>) => object | Promise<object>);
+  /** A jobs database (a fresh SQLite file, migrated with the ledger and these migrations), for activities that call `runOnce`. @defaultValue none */
+  database?: DatabaseDefinition;
+  /**
+   * `time-skipping`: timers and retry delays pass at once (Temporal's test server). `dev-server`: a
+   * real local server, needed for updates (a DLQ redrive or discard) and visibility (`list`).
+   * @defaultValue 'time-skipping'
+   */
+  server?: 'time-skipping' | 'dev-server';
+}
+
+/** One failing attempt to inject: the first `attempts` attempts of an activity throw `error`. */
+export interface InjectedFailure {
+  /** How many attempts fail, from the first. @defaultValue 1 */
+  attempts?: number;
+  /** What they throw (an `ApplicationFailure` to choose its type and retryability). @defaultValue a plain Error, which the retry schedule retries */
+  error?: () => unknown;
+}
+
+/** A running test kit: a server, a worker over the catalog, a typed client, the database. */
+export interface JobTestKit<S extends PayloadSchemas> {
+  /** The Temporal test environment. */
+  env: TestWorkflowEnvironment;
+  /** A client typed by the catalog, on the kit's own task queue. */
+  client: JobClient<S>;
+  /** The kit's task queue (unique per kit). */
+  taskQueue: string;
+  /** The jobs database, when the options declare one. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
+  db?: Kysely<any>;
+  /** Makes the next attempts of an activity fail (for every job), e.g. to reach a retry or the DLQ. */
+  failActivity(name: string, failure?: InjectedFailure): void;
+  /** Enqueues a job, runs the worker until it closes (completed, failed and dead-lettered, or cancelled), and returns its record. */
+  runJob<T extends keyof S & string>(type: T, payload: z.input<S[T]>, options?: EnqueueOptions): Promise<JobRecord>;
+  /** Runs the worker while `fn` runs; resolves to its value. */
+  run<R>(fn: (client: JobClient<S>) => Promise<R>): Promise<R>;
+  /** The DLQ entry of a job, waiting briefly for its hand-off; `undefined` if none arrives. */
+  deadLetter(id: string, timeoutMs?: number): Promise<DeadLetterEntry | undefined>;
+  /** The ledger's steps of a job, oldest first (needs {@link JobTestKitOptions.database}). */
+  ledger(jobId: string): Promise<{ execution: string; step: string }[]>;
+  /** Stops the server and removes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * A test environment for a team's own job types, as `@temporalio/testing` is for workflows: the
+ * library's DLQ, interceptors and retry handling over the user's catalog, on a server found or
+ * provisioned the way `npm test` does.
+ */
+export async function startJobTestKit<S extends PayloadSchemas>(options: JobTestKitOptions<S>): Promise<JobTestKit<S>> {
+  const env = options.server === 'dev-server' ? await startDevServerEnv(options) : await startTimeSkippingEnv(options);
+  const taskQueue = `test-${randomUUID()}`;
+  let dir: string | undefined;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
+  let db: Kysely<any> | undefined;
+  try {
+    if (options.database) {
+      dir = await mkdtemp(path.join(os.tmpdir(), 'durable-jobs-kit-'));
+      db = openDatabase(path.join(dir, 'jobs.db'));
+      await migrateToLatest(db, options.database.migrations);
+    }
+    const given = typeof options.activities === 'function' ? await options.activities({ db, client: env.client }) : (options.activities ?? {});
+    const failures = new Map<string, Required<InjectedFailure>>();
+    const activities = withInjectedFailures(given as Record<string, unknown>, failures);
+    const bundle: WorkflowBundleWithSourceMap = await bundleJobWorkflows(options.workflowsPath);
+    const worker = await createJobTestWorker(env, bundle, { catalog: options.catalog, activities, taskQueue });
+    const client = new JobClient<S>(env.client, { taskQueue, catalog: options.catalog });
+    const run = <R>(fn: (c: JobClient<S>) => Promise<R>) => worker.runUntil(() => fn(client));
+    return {
+      env,
+      client,
+      taskQueue,
+      db,
+      failActivity: (name, failure = {}) => {
+        if (!(name in activities)) throw new TypeError(`no activity named ${name} (known: ${Object.keys(activities).join(', ')})`);
+        failures.set(name, { attempts: failure.attempts ?? 1, error: failure.error ?? (() => new Error(`injected failure of ${name}`)) });
+      },
+      runJob: (type, payload, enqueueOptions) =>
+        run(async (c) => {
+          const { id } = await c.enqueue(type, payload, enqueueOptions);
+          await c.result(id).catch(() => undefined);
+          return c.get(id);
+        }),
+      run,
+      deadLetter: async (id, timeoutMs = 10_000) => {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const [entry] = await run((c) => c.deadLetters.list({ id, status: 'all' }));
+          if (entry || Date.now() > deadline) return entry;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      },
+      ledger: async (jobId) => {
+        if (!db) throw new TypeError('the kit has no database: pass { database: {} } to startJobTestKit');
+        return ledgerSteps(db, jobId);
+      },
+      close: async () => {
+        await db?.destroy();
+        if (dir) await rm(dir, { recursive: true, force: true });
+        await env.teardown();
+      },
+    };
+  } catch (err) {
+    await db?.destroy().catch(() => {});
+    if (dir) await rm(dir, { recursive: true, force: true });
+    await env.teardown().catch(() => {});
+    throw err;
+  }
+}
+
+/** Wraps each activity so that an injected failure's first attempts throw before the activity runs. */
+function withInjectedFailures(activities: Record<string, unknown>, failures: Map<string, Required<InjectedFailure>>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(activities).map(([name, fn]) => [
+      name,
+      typeof fn !== 'function'
+        ? fn
+        : async (...args: unknown[]) => {
+            const failure = failures.get(name);
+            if (failure && Context.current().info.attempt <= failure.attempts) throw failure.error();
+            return (fn as (...a: unknown[]) => unknown)(...args);
+          },
+    ]),
+  );
+}

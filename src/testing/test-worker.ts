@@ -1,0 +1,73 @@
+import type { Client } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createDeadLetterActivities } from '../activity/dead-letter';
+import { jobActivityInterceptors } from '../activity/interceptors';
+import type { Catalog } from '../catalog/catalog';
+import { defaultConcurrency, planQueues } from '../catalog/task-queues';
+import { queueWorkerOptions, type CreateWorkerOptions } from '../worker/create-worker';
+
+const noop = () => {};
+const quietBundlerLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: console.error };
+
+/**
+ * Bundles a workflows module with the library's workflow interceptors, as the worker does: once per
+ * test file, then shared by its workers.
+ */
+export function bundleJobWorkflows(workflowsPath: string): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [require.resolve('../workflow/interceptors')], logger: quietBundlerLogger });
+}
+
+/** The workers of a test: one per task queue of the catalog, run together. */
+export interface JobTestWorker {
+  /** One worker per task queue: the shared one first, then each job type's own. */
+  workers: Worker[];
+  /** Runs every worker until the promise settles, then shuts them all down; resolves to its value. */
+  runUntil<R>(fnOrPromise: Promise<R> | (() => Promise<R>)): Promise<R>;
+}
+
+/** Options of {@link createJobTestWorker}. */
+export interface JobTestWorkerOptions extends Pick<WorkerOptions, 'taskQueue' | 'dataConverter'> {
+  /** The job types whose queues to serve, and whose redrives the DLQ activities check. */
+  catalog: Catalog;
+  /** The catalog's activities (the DLQ's are added, on the environment's client). @defaultValue none */
+  activities?: object;
+  /** The client the DLQ's activities start workflows with (e.g. one that encrypts). @defaultValue the environment's */
+  deadLetterClient?: Client;
+  /** Apply each queue's declared concurrency and rate limit, as the worker does, with these overrides. @defaultValue the SDK's defaults */
+  limits?: Pick<CreateWorkerOptions, 'concurrency' | 'workflowConcurrency'>;
+}
+
+/**
+ * Creates workers on the test environment's connection, as the real worker does: on `taskQueue`
+ * (the shared queue, which also runs the DLQs) and on every queue a job type declares of its own,
+ * with the DLQ's activities and the library's activity interceptors, so a `JobClient` on the same
+ * `taskQueue` reaches every job. Use a unique `taskQueue` per test.
+ */
+export async function createJobTestWorker(env: TestWorkflowEnvironment, bundle: WorkflowBundleWithSourceMap, options: JobTestWorkerOptions): Promise<JobTestWorker> {
+  const { catalog, limits, activities = {}, taskQueue, dataConverter, deadLetterClient = env.client } = options;
+  const plans = planQueues(taskQueue, catalog.definitions);
+  if (!plans.some((p) => p.taskQueue === taskQueue)) plans.unshift({ taskQueue, shared: true, types: [], concurrency: defaultConcurrency });
+  const all = { ...activities, ...createDeadLetterActivities({ client: deadLetterClient, taskQueue, catalog }) };
+  const workers = await Promise.all(
+    plans.map((plan) =>
+      Worker.create({
+        connection: env.nativeConnection,
+        namespace: env.namespace,
+        workflowBundle: bundle,
+        activities: all,
+        dataConverter,
+        interceptors: { activity: [jobActivityInterceptors(catalog)] },
+        ...(limits ? queueWorkerOptions(plan, limits) : { taskQueue: plan.taskQueue }),
+      }),
+    ),
+  );
+  return {
+    workers,
+    async runUntil<R>(fnOrPromise: Promise<R> | (() => Promise<R>)): Promise<R> {
+      const until = typeof fnOrPromise === 'function' ? fnOrPromise() : fnOrPromise;
+      const results = await Promise.all(workers.map((w) => w.runUntil(until)));
+      return results[0] as R;
+    },
+  };
+}
