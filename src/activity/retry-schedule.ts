@@ -70,7 +70,7 @@ export function withRetrySchedule<I, O>(definition: JobDefinition, presetName: s
       const failure = toScheduledFailure(preset.retry, attempt, err);
       const retrying =
         attempt < jobMaxAttempts(definition, presetName) &&
-        !(failure instanceof ApplicationFailure && (failure.nonRetryable || nonRetryableTypes.includes(failure.type ?? '')));
+        !(failure instanceof ApplicationFailure && (failure.nonRetryable || (nonRetryableTypes as readonly string[]).includes(failure.type ?? '')));
       Context.current().log.warn('job:attempt-failed', {
         jobType: definition.type,
         attempt,

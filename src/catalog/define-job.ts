@@ -1,4 +1,5 @@
 import type { ActivityOptions, Duration } from '@temporalio/common';
+import type { NamespacedErrorType } from '../shared/errors';
 import { maxAttempts, toRetryPolicy, type RetryShape } from '../shared/retry';
 
 /** Timeouts of one activity attempt. */
@@ -18,8 +19,8 @@ export interface JobTimeouts {
 export interface ActivityPreset {
   /** How failed attempts are retried. */
   retry: RetryShape;
-  /** Error types that fail the step at once, whatever attempts remain. @defaultValue none */
-  nonRetryableErrorTypes?: readonly string[];
+  /** Error types that fail the step at once, whatever attempts remain: the library's (`jobs:*`) or the job's own (`acme:card-declined`). @defaultValue none */
+  nonRetryableErrorTypes?: readonly NamespacedErrorType[];
   /** Timeouts of each attempt. */
   timeouts: JobTimeouts;
 }

@@ -84,6 +84,13 @@ export const ErrorType = {
 /** One of the {@link ErrorType} strings. */
 export type ErrorTypeName = (typeof ErrorType)[keyof typeof ErrorType];
 
+/**
+ * A namespaced error type: `<namespace>:<kind>`. The library's own are `jobs:*`; a team's job
+ * types declare their own (`acme:card-declined`), which retry presets and the error factories take
+ * alike. Stored in histories and matched by retry policies: never rename one in place.
+ */
+export type NamespacedErrorType = `${string}:${string}`;
+
 /** Base class of every error this package throws outside workflow and activity code. */
 export class JobsError extends Error {
   constructor(
@@ -236,12 +243,12 @@ export function describe(err: unknown): string {
 }
 
 /** A failure that Temporal must not retry, whatever the retry policy says. */
-export function nonRetryable(type: ErrorTypeName, message: string, cause?: unknown): ApplicationFailure {
+export function nonRetryable(type: NamespacedErrorType, message: string, cause?: unknown): ApplicationFailure {
   return ApplicationFailure.create({ type, message, nonRetryable: true, cause: asError(cause) });
 }
 
 /** A failure that Temporal retries, optionally after an explicit delay. */
-export function retryable(type: string, message: string, cause?: unknown, nextRetryDelay?: Duration): ApplicationFailure {
+export function retryable(type: NamespacedErrorType, message: string, cause?: unknown, nextRetryDelay?: Duration): ApplicationFailure {
   return ApplicationFailure.create({ type, message, nonRetryable: false, cause: asError(cause), nextRetryDelay });
 }
 

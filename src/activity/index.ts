@@ -1,0 +1,9 @@
+// Activity helpers (`durable-jobs/activity`): what a job type's activities use. The worker adds the
+// DLQ's own activities and the interceptors; a team's `createActivities(deps)` builds the rest.
+export { withRetrySchedule, toScheduledFailure } from './retry-schedule';
+export { parseRetryAfter } from './retry-after';
+export { whileHeartbeating, heartbeatEveryMs } from './heartbeat';
+export { parseJobPayload } from './job-payload';
+export { runOnce, recordedResult, ledgerSteps, type LedgerDatabase, type LedgerKey, type OnceResult } from '../db/ledger';
+export { delayAfterAttempt as nextRetryDelay, maxAttempts } from '../shared/retry';
+export { nonRetryable, retryable, ErrorType, describe, type NamespacedErrorType } from '../shared/errors';

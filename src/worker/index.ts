@@ -1,0 +1,7 @@
+// The worker entry point (`durable-jobs/worker`): run a catalog's jobs on your own Temporal.
+export { defineWorker, type ActivityContext, type DatabaseDefinition, type WorkerDefinition } from './define-worker';
+export { createWorker, queueWorkerOptions, type CreateWorkerOptions, type CreatedWorker } from './create-worker';
+export { runWorker, type RunWorkerOptions } from './run';
+export { loadConfig, type Config, type ConfigOverrides } from '../shared/config';
+export { openDatabase } from '../db/database';
+export { migrateToLatest } from '../db/migrate';

@@ -1,0 +1,11 @@
+// The workflow-safe entry point (`durable-jobs/workflow`): what a job type's workflow imports.
+// Nothing here touches Node built-ins, zod or the activities; the SDK bundles and evaluates it for
+// every job. A workflows module re-exports the DLQ in one line:
+//   export { deadLetterWorkflow } from 'durable-jobs/workflow';
+export { defineJob, activityOptions, jobMaxAttempts, presetOptions, type ActivityPreset, type JobDefinition, type JobQueue, type JobTimeouts } from '../catalog/define-job';
+export { exponential, schedule, type ExponentialRetry, type RetryShape, type ScheduledRetry } from '../shared/retry';
+export { ErrorType, type NamespacedErrorType } from '../shared/errors';
+export { trackJob, jobStateQuery, type JobProgress, type JobState } from './job-state';
+export { jobActivities, localActivityOptions } from './job-activities';
+export { Saga } from './saga';
+export { deadLetterWorkflow, type DeadLetterWorkflowInput } from './dead-letter';
