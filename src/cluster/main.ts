@@ -2,6 +2,7 @@
 // PostgreSQL (or CLUSTER_POSTGRES_URL), CLUSTER_NODES Temporal nodes, the Web UI, and
 // CLUSTER_WORKERS worker processes of this project. Ctrl-C stops everything.
 import { redactDatabaseUrl } from '../db/database';
+import { loadBuiltInSettings } from '../jobs/settings';
 import { loadConfig } from '../shared/config';
 import { describe } from '../shared/errors';
 import { startCluster, type Cluster } from './cluster';
@@ -39,10 +40,11 @@ async function main(): Promise<void> {
     log,
   }));
   // The ledger lives on the cluster's PostgreSQL server unless DATABASE_URL says otherwise.
+  const builtIn = loadBuiltInSettings(config.dataDir);
   const databaseUrl = process.env.DATABASE_URL || (await ensureDatabase(cluster.postgres, 'durable_jobs'));
   for (let i = 0; i < settings.workers; i++) {
     const node = cluster.nodes[i % cluster.nodes.length]!;
-    const env = { DATABASE_URL: databaseUrl, OUTBOX_DIR: config.outboxDir, REPORTS_DIR: config.reportsDir, TEMPORAL_NAMESPACE: config.namespace };
+    const env = { DATABASE_URL: databaseUrl, OUTBOX_DIR: builtIn.outboxDir, REPORTS_DIR: builtIn.reportsDir, TEMPORAL_NAMESPACE: config.namespace };
     workers.push(await startWorkerProcess(`worker-${i + 1}`, node.address, env, cluster.logDir));
   }
   const members = await clusterMembers(cluster.postgres, 'temporal_cluster');

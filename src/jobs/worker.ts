@@ -4,7 +4,9 @@ import * as initial from '../db/migrations/0001-initial';
 import { seedDemoAccounts } from '../db/seed';
 import type { Db } from '../db/schema';
 import { defineWorker } from '../worker/define-worker';
+import type { Config } from '../shared/config';
 import { catalog } from './catalog';
+import { loadBuiltInSettings, type BuiltInSettings } from './settings';
 
 /**
  * The built-in job types' worker: their catalog, workflows and activities, their tables and demo
@@ -18,17 +20,23 @@ export const worker = defineWorker({
     migrations: { '0001-initial': initial },
     seed: async (db) => void (await seedDemoAccounts(db as Db)),
   },
-  activities: ({ db, config }) =>
-    createActivities({
-      email: { smtpUrl: config.smtpUrl, outboxDir: config.outboxDir, from: config.emailFrom },
+  activities: ({ db, config }) => {
+    const settings = loadBuiltInSettings(config.dataDir);
+    return createActivities({
+      email: { smtpUrl: settings.smtpUrl, outboxDir: settings.outboxDir, from: settings.emailFrom },
       db: db as Db,
-      reportsDir: config.reportsDir,
-      syncSourceUrl: config.syncSourceUrl,
-    }),
-  banner: (config) => [
+      reportsDir: settings.reportsDir,
+      syncSourceUrl: settings.syncSourceUrl,
+    });
+  },
+  banner: (config) => bannerLines(config, loadBuiltInSettings(config.dataDir)),
+});
+
+function bannerLines(config: Config, settings: BuiltInSettings): string[] {
+  return [
     `  Enqueue:    npx jobctl enqueue send-email '{"to":"ada@example.com","subject":"Hi","body":"Hello","userId":"u1"}'`,
     `              npx jobctl enqueue process-payment '{"paymentId":"p-1","fromAccount":"alice","toAccount":"bob","amount":1250,"currency":"EUR"}'`,
-    config.smtpUrl ? `  SMTP:       ${config.smtpUrl.replace(/\/\/[^@]*@/, '//***@')}` : `  Outbox:     ${config.outboxDir}`,
+    settings.smtpUrl ? `  SMTP:       ${settings.smtpUrl.replace(/\/\/[^@]*@/, '//***@')}` : `  Outbox:     ${settings.outboxDir}`,
     `  Database:   ${redactDatabaseUrl(config.databaseUrl)}`,
-  ],
-});
+  ];
+}

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { loadKeyRing } from './encryption-keys';
 import { ConfigError, type FieldIssue } from './errors';
+import { loadSettings, type SettingField, type SettingsOf, type SettingsOverrides } from './settings';
 
 const port = z.coerce
   .number({ error: 'must be a port, a whole number from 1 to 65535' })
@@ -33,19 +34,15 @@ const fields = {
   /** Client private key (PEM file) for mTLS. @defaultValue unset */
   tlsKeyPath: { env: 'TEMPORAL_TLS_KEY', schema: z.string().min(1).optional() },
   /** API key, e.g. for Temporal Cloud. @defaultValue unset */
-  apiKey: { env: 'TEMPORAL_API_KEY', schema: z.string().min(1).optional() },
+  apiKey: { env: 'TEMPORAL_API_KEY', schema: z.string().min(1).optional(), secret: true },
   /** Interface the embedded dev server binds to. @defaultValue '127.0.0.1' */
   devServerIp: { env: 'DEV_SERVER_IP', schema: z.string().min(1).default('127.0.0.1') },
   /** gRPC port of the embedded dev server. @defaultValue 7233 */
   devServerPort: { env: 'DEV_SERVER_PORT', schema: port.default(7233) },
   /** Web UI port of the embedded dev server. @defaultValue 8233 */
   devServerUiPort: { env: 'DEV_SERVER_UI_PORT', schema: port.default(8233) },
-  /** Directory for the dev server's SQLite file and the email outbox. @defaultValue './.data' */
+  /** Directory for the dev server's SQLite file and the jobs database; catalogs keep their files under it too (the built-in outbox and reports). @defaultValue './.data' */
   dataDir: { env: 'DATA_DIR', schema: z.string().min(1).default('.data') },
-  /** Where `send-email` writes .eml files when SMTP_URL is unset. @defaultValue '<DATA_DIR>/outbox' */
-  outboxDir: { env: 'OUTBOX_DIR', schema: z.string().min(1).optional() },
-  /** SMTP server URL; when set, `send-email` sends over SMTP. @defaultValue unset (outbox) */
-  smtpUrl: { env: 'SMTP_URL', schema: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional() },
   /**
    * Database for the jobs' side effects (ledger, accounts, synced records): `postgres://…` for
    * PostgreSQL, else a SQLite file path. @defaultValue '<DATA_DIR>/jobs.db' (SQLite)
@@ -59,12 +56,6 @@ const fields = {
       .refine((v) => /^postgres(ql)?:\/\//.test(v) || !/^[a-z][a-z0-9+.-]*:\/\//i.test(v), 'must be a postgres:// or postgresql:// URL, or a SQLite file path')
       .optional(),
   },
-  /** Directory `generate-report` writes its files to. @defaultValue '<DATA_DIR>/reports' */
-  reportsDir: { env: 'REPORTS_DIR', schema: z.string().min(1).optional() },
-  /** HTTP JSON source that `sync-data` pulls pages from. @defaultValue unset (sync-data attempts fail with the retryable jobs:missing-config) */
-  syncSourceUrl: { env: 'SYNC_SOURCE_URL', schema: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional() },
-  /** From header of sent email. @defaultValue 'durable-jobs <jobs@localhost>' */
-  emailFrom: { env: 'EMAIL_FROM', schema: z.string().min(1).default('durable-jobs <jobs@localhost>') },
   /** Log level: trace, debug, info, warn or error. @defaultValue 'info' */
   logLevel: { env: 'LOG_LEVEL', schema: z.enum(['trace', 'debug', 'info', 'warn', 'error']).default('info') },
   /**
@@ -94,7 +85,7 @@ const fields = {
    * Payload encryption keys, `<key-id>:<base64 32 bytes>` separated by commas; the last encrypts,
    * all decrypt. Set this or ENCRYPTION_KEY_FILE to encrypt payloads. @defaultValue unset (payloads in clear)
    */
-  encryptionKeys: { env: 'ENCRYPTION_KEYS', schema: z.string().min(1).optional() },
+  encryptionKeys: { env: 'ENCRYPTION_KEYS', schema: z.string().min(1).optional(), secret: true },
   /** A file of encryption keys, one `<key-id>:<base64>` per line, the last one current. @defaultValue unset */
   encryptionKeyFile: { env: 'ENCRYPTION_KEY_FILE', schema: z.string().min(1).optional() },
   /** Port of the codec server that `npm start` runs for its Web UI when keys are configured. @defaultValue 8234 */
@@ -104,51 +95,27 @@ const fields = {
    * @defaultValue the embedded dev server's UI, `http://<DEV_SERVER_IP>:<DEV_SERVER_UI_PORT>` and its localhost alias
    */
   codecServerOrigins: { env: 'CODEC_SERVER_ORIGINS', schema: z.string().min(1).optional() },
-} as const;
-
-/** Settings whose values never appear in an error message. */
-const secretFields: ReadonlySet<string> = new Set(['apiKey', 'encryptionKeys']);
+} as const satisfies Record<string, SettingField>;
 
 type Fields = typeof fields;
-type Parsed = { [K in keyof Fields]: z.output<Fields[K]['schema']> };
+type Parsed = SettingsOf<Fields>;
 
-/** The validated configuration. */
-export type Config = Omit<Parsed, 'outboxDir' | 'cacheDir' | 'tls' | 'databaseUrl' | 'reportsDir'> & {
-  outboxDir: string;
+/** The validated configuration of the core: Temporal, the worker, the jobs database, logs and metrics. A catalog's own settings are its own (e.g. src/jobs/settings.ts). */
+export type Config = Omit<Parsed, 'cacheDir' | 'tls' | 'databaseUrl'> & {
   cacheDir: string;
   tls: boolean;
   databaseUrl: string;
-  reportsDir: string;
 };
 
 /** Options that override the environment. */
-export type ConfigOverrides = { [K in keyof Fields]?: z.input<Fields[K]['schema']> };
+export type ConfigOverrides = SettingsOverrides<Fields>;
 
 /**
  * Reads and validates the configuration. Throws a {@link ConfigError} naming every bad field by its
  * environment variable.
  */
 export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): Config {
-  const shape = Object.fromEntries(Object.entries(fields).map(([key, f]) => [key, f.schema])) as { [K in keyof Fields]: Fields[K]['schema'] };
-  const raw: Record<string, unknown> = {};
-  for (const [key, f] of Object.entries(fields)) {
-    const explicit = (overrides as Record<string, unknown>)[key];
-    const fromEnv = env[f.env];
-    raw[key] = explicit !== undefined ? explicit : fromEnv === '' ? undefined : fromEnv;
-  }
-  const result = z.object(shape).safeParse(raw);
-  if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((issue) => {
-        const key = String(issue.path[0]) as keyof Fields;
-        // A URL's password never reaches the message (it ends up in logs).
-        const got = secretFields.has(key) ? '(redacted)' : JSON.stringify(raw[key])?.replace(/(\/\/[^:/@"]*:)[^@"]*@/, '$1***@');
-        const field: { env: string; flag?: string } | undefined = fields[key];
-        return { path: field ? (field.flag ? `${field.flag} / ${field.env}` : field.env) : key, message: `${issue.message} (got ${got})` };
-      }),
-    );
-  }
-  const c = result.data as Parsed;
+  const c = loadSettings(fields, overrides, env);
   const connectionProblems = connectionIssues(c);
   if (connectionProblems.length > 0) throw new ConfigError(connectionProblems);
   // Fail at start-up, not at the first payload, on a malformed or unreadable key.
@@ -157,8 +124,6 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
   return markLoaded({
     ...c,
     dataDir,
-    outboxDir: path.resolve(c.outboxDir ?? path.join(dataDir, 'outbox')),
-    reportsDir: path.resolve(c.reportsDir ?? path.join(dataDir, 'reports')),
     databaseUrl: c.databaseUrl ?? path.join(dataDir, 'jobs.db'),
     cacheDir: path.resolve(c.cacheDir ?? path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'durable-jobs')),
     tls: c.tls ?? (c.apiKey !== undefined || c.tlsCertPath !== undefined),

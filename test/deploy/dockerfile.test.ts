@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { loadBuiltInSettings } from '../../src/jobs/settings';
 import { loadConfig } from '../../src/shared/config';
 import { repoRoot } from '../helpers/env';
 
@@ -73,7 +74,8 @@ function writtenDirs(): string[] {
   env.DATA_DIR ??= '.data';
   for (const key of ['DATA_DIR', 'OUTBOX_DIR', 'REPORTS_DIR']) if (env[key]) env[key] = path.posix.resolve(workdir, env[key]);
   const config = loadConfig({}, { ...env, TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS ?? 'temporal:7233' });
-  const dirs = [config.dataDir, config.outboxDir, config.reportsDir];
+  const builtIn = loadBuiltInSettings(config.dataDir, {}, env);
+  const dirs = [config.dataDir, builtIn.outboxDir, builtIn.reportsDir];
   if (!/^postgres(ql)?:\/\//.test(config.databaseUrl)) dirs.push(path.posix.dirname(path.posix.resolve(workdir, config.databaseUrl)));
   return [...new Set(dirs)];
 }

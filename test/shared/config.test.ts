@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { loadConfig } from '../../src/shared/config';
 import { ConfigError } from '../../src/shared/errors';
+import { loadBuiltInSettings } from '../../src/jobs/settings';
 
 describe('loadConfig', () => {
   it('applies defaults', () => {
@@ -11,7 +12,6 @@ describe('loadConfig', () => {
     assert.equal(c.devServerUiPort, 8233);
     assert.equal(c.namespace, 'default');
     assert.equal(c.taskQueue, 'durable-jobs');
-    assert.equal(c.outboxDir, path.resolve('.data/outbox'));
     assert.equal(c.tls, false);
   });
 
@@ -25,13 +25,13 @@ describe('loadConfig', () => {
   it('names every bad field by its env var', () => {
     const err = (() => {
       try {
-        loadConfig({}, { DEV_SERVER_PORT: 'abc', SMTP_URL: 'http://x', LOG_LEVEL: 'loud' });
+        loadConfig({}, { DEV_SERVER_PORT: 'abc', METRICS_PORT: 'x', LOG_LEVEL: 'loud' });
       } catch (e) {
         return e;
       }
     })();
     assert.ok(err instanceof ConfigError);
-    assert.deepEqual(err.issues.map((i) => i.path).sort(), ['DEV_SERVER_PORT', 'LOG_LEVEL', 'SMTP_URL']);
+    assert.deepEqual(err.issues.map((i) => i.path).sort(), ['DEV_SERVER_PORT', 'LOG_LEVEL', 'METRICS_PORT']);
     assert.match(err.message, /DEV_SERVER_PORT: .*"abc"/);
   });
 
@@ -65,5 +65,21 @@ describe('loadConfig', () => {
 
   it('turns TLS on when an API key is given', () => {
     assert.equal(loadConfig({}, { TEMPORAL_API_KEY: 'k' }).tls, true);
+  });
+});
+
+describe('loadBuiltInSettings', () => {
+  it('puts the outbox and reports under DATA_DIR by default', () => {
+    const s = loadBuiltInSettings(path.resolve('.data'), {}, {});
+    assert.equal(s.outboxDir, path.resolve('.data/outbox'));
+    assert.equal(s.reportsDir, path.resolve('.data/reports'));
+    assert.equal(s.smtpUrl, undefined);
+  });
+
+  it('names every bad field by its env var, without a URL password', () => {
+    assert.throws(
+      () => loadBuiltInSettings('/d', {}, { SMTP_URL: 'http://u:pw@x', SYNC_SOURCE_URL: 'ftp://x' }),
+      (err: unknown) => err instanceof ConfigError && err.issues.map((i) => i.path).sort().join() === 'SMTP_URL,SYNC_SOURCE_URL' && !err.message.includes(':pw@'),
+    );
   });
 });
