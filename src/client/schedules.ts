@@ -6,6 +6,7 @@ import { registry, type JobType } from '../jobs/registry';
 import type { JobPayloadInput } from '../jobs/payloads';
 import { InvalidOptionError, ScheduleExistsError, ScheduleNotFoundError, type FieldIssue } from '../shared/errors';
 import { jobIdPattern, maxJobIdLength } from '../shared/limits';
+import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import { jobStartOptions } from './start-job';
 import { assertJobType, validateOptions, validatePayload } from './validate';
 
@@ -91,6 +92,8 @@ export class JobSchedules {
       });
     } catch (err) {
       if (err instanceof ScheduleAlreadyRunning) throw new ScheduleExistsError(id);
+      const missing = missingSearchAttributeIn(err, this.temporal.options.namespace);
+      if (missing) throw missing;
       // The SDK checks a cron line's fields (TypeError), the server the rest (INVALID_ARGUMENT).
       const refused = (err instanceof TypeError && options.cron !== undefined) || (isGrpcServiceError(err) && err.code === GRPC_INVALID_ARGUMENT);
       if (refused) throw new InvalidOptionError([{ path: options.cron !== undefined ? 'cron' : 'every', message: (isGrpcServiceError(err) && err.details) || (err as Error).message }]);
