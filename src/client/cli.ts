@@ -5,6 +5,7 @@ import { jobTypes, registry, type JobType } from '../jobs/registry';
 import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, ScheduleExistsError, UnknownJobTypeError, describe } from '../shared/errors';
 import { addCodecCommands } from './cli-codec';
 import { addDeadLetterCommands } from './cli-dlq';
+import { addDoctorCommand } from './cli-doctor';
 import { addScheduleCommands } from './cli-schedule';
 import { addStatsCommand } from './cli-stats';
 import { DeadLetterError } from './dead-letters';
@@ -117,6 +118,7 @@ function buildProgram(): Command {
   addStatsCommand(program);
   addCodecCommands(program);
   addScheduleCommands(program);
+  addDoctorCommand(program);
 
   program
     .command('types')
