@@ -1,7 +1,7 @@
 import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { keyIdMetadataKey } from '../shared/encryption-codec';
-import { checkSearchAttributes, type SearchAttributeSpec } from '../shared/ensure-search-attributes';
+import { checkSearchAttributes, type SearchAttributeCheck, type SearchAttributeSpec } from '../shared/ensure-search-attributes';
 import { describe } from '../shared/errors';
 import { searchAttributeFixCommands } from '../shared/missing-search-attribute';
 import { customSearchAttributes } from '../shared/search-attributes';
@@ -78,7 +78,12 @@ export async function runDoctor(client: Client, input: DoctorInput): Promise<Doc
   if (namespaceCheck.status === 'FAIL') return doctorReport(namespace, checks);
 
   const attributes = input.attributes ?? customSearchAttributes;
-  const attributeChecks = await checkSearchAttributes(client.connection, namespace, attributes);
+  let attributeChecks: SearchAttributeCheck[] = [];
+  try {
+    attributeChecks = await checkSearchAttributes(client.connection, namespace, attributes);
+  } catch (err) {
+    checks.push({ name: 'search attributes', status: 'FAIL', detail: `cannot be read: ${describe(err)}` });
+  }
   for (const a of attributeChecks) {
     const name = `search attribute ${a.name}`;
     const fix = searchAttributeFixCommands(namespace, a.name, a.type);
@@ -89,11 +94,27 @@ export async function runDoctor(client: Client, input: DoctorInput): Promise<Doc
 
   const freshMs = input.pollerFreshMs ?? 120_000;
   const taskQueues = [...new Set([input.sharedQueue, ...input.taskQueues])];
-  for (const taskQueue of taskQueues) checks.push(await checkPollers(client, taskQueue, taskQueue === input.sharedQueue, freshMs));
+  for (const taskQueue of taskQueues) {
+    const shared = taskQueue === input.sharedQueue;
+    checks.push(await orUnchecked(`task queue ${taskQueue}${shared ? ' (shared)' : ''}`, shared ? 'FAIL' : 'warn', (name) => checkPollers(client, name, taskQueue, shared, freshMs)));
+  }
 
   const jobTypePresent = attributeChecks.some((a) => a.name === jobTypeSearchAttribute.name && a.status === 'present');
-  checks.push(jobTypePresent ? await checkNewestJob(client, taskQueues) : { name: 'encryption keys', status: 'warn', detail: `not checked: without the ${jobTypeSearchAttribute.name} search attribute no job can have started` });
+  checks.push(
+    jobTypePresent
+      ? await orUnchecked('encryption keys', 'warn', (name) => checkNewestJob(client, name, taskQueues))
+      : { name: 'encryption keys', status: 'warn', detail: `not checked: without the ${jobTypeSearchAttribute.name} search attribute no job can have started` },
+  );
   return doctorReport(namespace, checks);
+}
+
+/** A check's result, or `status` saying why it could not be made (e.g. a call this connection may not make). */
+async function orUnchecked(name: string, status: DoctorCheck['status'], check: (name: string) => Promise<DoctorCheck>): Promise<DoctorCheck> {
+  try {
+    return await check(name);
+  } catch (err) {
+    return { name, status, detail: `could not be checked: ${describe(err)}` };
+  }
 }
 
 async function checkNamespace(client: Client, namespace: string): Promise<DoctorCheck> {
@@ -111,7 +132,7 @@ async function checkNamespace(client: Client, namespace: string): Promise<Doctor
 }
 
 /** The pollers of both sides of a task queue that polled within `freshMs`, by identity. */
-async function checkPollers(client: Client, taskQueue: string, shared: boolean, freshMs: number): Promise<DoctorCheck> {
+async function checkPollers(client: Client, name: string, taskQueue: string, shared: boolean, freshMs: number): Promise<DoctorCheck> {
   const lastPoll = new Map<string, number>();
   for (const taskQueueType of [TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY]) {
     const { pollers } = await client.workflowService.describeTaskQueue({
@@ -126,7 +147,6 @@ async function checkPollers(client: Client, taskQueue: string, shared: boolean, 
   }
   const now = Date.now();
   const live = [...lastPoll.values()].filter((at) => now - at <= freshMs);
-  const name = `task queue ${taskQueue}${shared ? ' (shared)' : ''}`;
   if (live.length > 0) return { name, status: 'ok', detail: `${live.length} poller(s), the latest ${formatDuration(Math.max(0, now - Math.max(...live)))} ago` };
   const seen = lastPoll.size > 0 ? `; the last one polled ${formatDuration(now - Math.max(...lastPoll.values()))} ago` : '';
   const fix = 'start a worker with the same TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE and TEMPORAL_TASK_QUEUE (npm run worker)';
@@ -136,8 +156,7 @@ async function checkPollers(client: Client, taskQueue: string, shared: boolean, 
 }
 
 /** Decodes the start input of the deployment's newest job with the client's converter: are the keys that encrypted it configured here? */
-async function checkNewestJob(client: Client, taskQueues: readonly string[]): Promise<DoctorCheck> {
-  const name = 'encryption keys';
+async function checkNewestJob(client: Client, name: string, taskQueues: readonly string[]): Promise<DoctorCheck> {
   const queues = taskQueues.map((q) => `'${q.replace(/'/g, "\\'")}'`).join(', ');
   const { executions } = await client.workflowService.listWorkflowExecutions({
     namespace: client.options.namespace,

@@ -14,7 +14,7 @@ import { MissingSearchAttributeError } from '../../src/shared/missing-search-att
 import { createWorker } from '../../src/worker/create-worker';
 import { startBareTemporal, type BareTemporal } from '../helpers/bare-temporal';
 import { repoRoot, uniqueId } from '../helpers/env';
-import { runCommand } from '../helpers/processes';
+import { freePort, runCommand } from '../helpers/processes';
 
 const jobctl = path.join(repoRoot, 'bin/jobctl.js');
 const namespace = 'acme-jobs';
@@ -107,6 +107,13 @@ describe('bring your own Temporal: a server without the JobType search attribute
       [`task queue ${taskQueue}:email`]: 'warn',
       'encryption keys': 'warn',
     });
+
+    const noNamespace = await ctl(['doctor'], { TEMPORAL_NAMESPACE: 'no-such-namespace' });
+    assert.equal(noNamespace.code, 1);
+    assert.match(noNamespace.stdout, /^FAIL {2}namespace no-such-namespace: does not exist\n {6}fix: create it \(temporal operator namespace create --namespace no-such-namespace\)/m);
+    const unreachable = await ctl(['doctor', '--json'], { TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` });
+    assert.equal(unreachable.code, 1);
+    assert.deepEqual((JSON.parse(unreachable.stdout) as DoctorReport).checks.map((c) => [c.name, c.status]), [['server', 'FAIL']]);
   });
 
   it('createWorker registers JobType and waits until it is listed; then enqueue works and a noop job completes; a second start registers nothing', async () => {
