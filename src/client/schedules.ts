@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { isGrpcServiceError, ScheduleAlreadyRunning, ScheduleNotFoundError as TemporalScheduleNotFound, type Client, type ScheduleHandle, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import type { Duration, Priority } from '@temporalio/common';
+import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import { msToNumber } from '../shared/sdk-internals';
 import { registry, type JobType } from '../jobs/registry';
 import type { JobPayloadInput } from '../jobs/payloads';
 import { InvalidOptionError, ScheduleExistsError, ScheduleNotFoundError, type FieldIssue } from '../shared/errors';
 import { jobIdPattern, maxJobIdLength } from '../shared/limits';
-import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import { jobStartOptions } from './start-job';
 import { assertJobType, validateOptions, validatePayload } from './validate';
 

@@ -55,8 +55,7 @@ export function queueWorkerOptions(
 }
 
 /**
- * Opens and migrates the jobs database, connects to Temporal, registers the custom search
- * attributes the namespace lacks (waiting until they are listed; see `ensureSearchAttributes`) and creates one worker per task queue
+ * Opens and migrates the jobs database, connects to Temporal and creates one worker per task queue
  * that serves `config.workerJobTypes` (all types by default), each with its queue's concurrency and
  * rate limit. Every worker registers every workflow and activity: a queue may hold jobs of a type
  * that has since moved to a queue of its own, and those still run where they were started.
@@ -80,7 +79,8 @@ export async function createWorker(config: Config, options: CreateWorkerOptions 
     // The dead-letter hand-off and redrives start workflows, which needs a client connection too.
     const clientConnection = await Connection.connect(connectionConfig);
     opened.push(clientConnection);
-    // Before any worker polls: the server refuses to start a job whose search attributes it lacks.
+    // Registers the search attributes the namespace lacks, and waits until they are listed, before
+    // any worker polls: the server refuses to start a job whose search attributes it lacks.
     await ensureSearchAttributes(clientConnection, config.namespace, { logger: Runtime.instance().logger });
     const dataConverter = dataConverterFor(config);
     const client = new Client({ connection: clientConnection, namespace: config.namespace, dataConverter });
