@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, ScheduleExistsError, UnknownJobTypeError, describe } from '../shared/errors';
 import { addCodecCommands } from './cli-codec';
 import { addDeadLetterCommands } from './cli-dlq';
+import { addDoctorCommand } from './cli-doctor';
 import { addScheduleCommands } from './cli-schedule';
 import { addStatsCommand } from './cli-stats';
 import { DeadLetterError } from './dead-letters';
@@ -120,6 +121,7 @@ function buildProgram(): Command {
   addStatsCommand(program);
   addCodecCommands(program);
   addScheduleCommands(program);
+  addDoctorCommand(program);
 
   program
     .command('types')

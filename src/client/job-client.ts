@@ -6,6 +6,7 @@ import { NoCatalogError } from '../catalog/catalog-error';
 import { createdAtOf, readCreatedAt } from '../catalog/created-at';
 import { loadConfig, type Config, type ConfigOverrides } from '../shared/config';
 import { IdConflictError, JobClosedError, JobNotFoundError, UnreachableError } from '../shared/errors';
+import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import { payloadHash } from '../shared/payload-hash';
 import { dataConverterFor } from '../shared/data-converter';
 import { connectionOptions } from '../shared/temporal-connection';
@@ -138,7 +139,7 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
       const handle = await startJob(this.temporal, { definition, id, payload: parsed, taskQueue: this.config.taskQueue, delayMs, priority, mode: 'enqueue', eager: this.config.eagerStart });
       return { id, existed: false, handle };
     } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw missingSearchAttributeIn(err, this.temporal.options.namespace) ?? err;
       const handle = this.temporal.workflow.getHandle(id);
       const existing = await handle.describe();
       const hash = existing.memo?.[payloadHashMemoKey];

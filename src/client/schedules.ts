@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isGrpcServiceError, ScheduleAlreadyRunning, ScheduleNotFoundError as TemporalScheduleNotFound, type Client, type ScheduleHandle, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import type { Duration, Priority } from '@temporalio/common';
+import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import { msToNumber } from '../shared/sdk-internals';
 import type { z } from 'zod';
 import type { Catalog, PayloadSchemas } from '../catalog/catalog';
@@ -96,6 +97,8 @@ export class JobSchedules<S extends PayloadSchemas = PayloadSchemas> {
       });
     } catch (err) {
       if (err instanceof ScheduleAlreadyRunning) throw new ScheduleExistsError(id);
+      const missing = missingSearchAttributeIn(err, this.temporal.options.namespace);
+      if (missing) throw missing;
       // The SDK checks a cron line's fields (TypeError), the server the rest (INVALID_ARGUMENT).
       const refused = (err instanceof TypeError && options.cron !== undefined) || (isGrpcServiceError(err) && err.code === GRPC_INVALID_ARGUMENT);
       if (refused) throw new InvalidOptionError([{ path: options.cron !== undefined ? 'cron' : 'every', message: (isGrpcServiceError(err) && err.details) || (err as Error).message }]);

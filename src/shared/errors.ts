@@ -79,6 +79,8 @@ export const ErrorType = {
   CodecUnknownKey: 'jobs:codec-unknown-key',
   /** An encrypted payload does not decrypt with its key: wrong key material, or the bytes were altered. */
   CodecDecryptFailed: 'jobs:codec-decrypt-failed',
+  /** A custom search attribute jobs need (`JobType`) is not registered on the namespace, or has the wrong type. */
+  MissingSearchAttribute: 'jobs:missing-search-attribute',
 } as const;
 
 /** One of the {@link ErrorType} strings. */

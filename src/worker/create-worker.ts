@@ -11,6 +11,7 @@ import { migrateToLatest } from '../db/migrate';
 import { resolveConfig, type Config, type ConfigOverrides } from '../shared/config';
 import { ConfigError, describe } from '../shared/errors';
 import { dataConverterFor } from '../shared/data-converter';
+import { ensureSearchAttributes } from '../shared/ensure-search-attributes';
 import { connectionOptions } from '../shared/temporal-connection';
 import type { WorkerDefinition } from './define-worker';
 import { workerTuning } from './tuning';
@@ -105,6 +106,9 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
     // The dead-letter hand-off and redrives start workflows, which needs a client connection too.
     const clientConnection = await Connection.connect(connectionConfig);
     opened.push(clientConnection);
+    // Registers the search attributes the namespace lacks, and waits until they are listed, before
+    // any worker polls: the server refuses to start a job whose search attributes it lacks.
+    await ensureSearchAttributes(clientConnection, config.namespace, { logger: Runtime.instance().logger });
     const dataConverter = dataConverterFor(config);
     const client = new Client({ connection: clientConnection, namespace: config.namespace, dataConverter });
     const given = typeof options.activities === 'function' ? await options.activities({ db, client, config }) : (options.activities ?? {});
