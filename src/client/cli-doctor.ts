@@ -1,7 +1,7 @@
 // `jobctl doctor`: can this deployment run jobs on the Temporal it points at?
 import type { Command } from 'commander';
-import { jobTypes, registry } from '../jobs/registry';
-import { planQueues } from '../jobs/task-queues';
+import { planQueues } from '../catalog/task-queues';
+import { projectCatalog } from './cli-catalog';
 import { loadConfig } from '../shared/config';
 import { UnreachableError } from '../shared/errors';
 import { temporalAddress } from '../shared/temporal-connection';
@@ -25,8 +25,9 @@ export function addDoctorCommand(program: Command): void {
       let jobs: JobClient | undefined;
       try {
         jobs = await JobClient.connect();
-        // Every queue the registry's job types run on; a catalog passed in will replace the registry here.
-        const taskQueues = planQueues(jobs.taskQueue, jobTypes.map((t) => registry[t])).map((p) => p.taskQueue);
+        // Every queue the catalog's job types run on; without a catalog, the shared queue alone.
+        const catalog = projectCatalog('optional', 'doctor');
+        const taskQueues = catalog ? planQueues(jobs.taskQueue, catalog.definitions).map((p) => p.taskQueue) : [jobs.taskQueue];
         report = await runDoctor(jobs.temporal, { address, sharedQueue: jobs.taskQueue, taskQueues });
       } catch (err) {
         if (!(err instanceof UnreachableError)) throw err;

@@ -8,7 +8,7 @@ import { customSearchAttributes } from '../shared/search-attributes';
 import { optionalTsToMs } from '../shared/sdk-internals';
 import { decodePayload } from './decode';
 import { firstEvent } from './history';
-import { jobTypeSearchAttribute } from './start-job';
+import { jobTypeSearchAttribute } from '../catalog/job-type-attribute';
 
 /** One line of `jobctl doctor`. */
 export interface DoctorCheck {

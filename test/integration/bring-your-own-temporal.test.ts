@@ -11,6 +11,7 @@ import type { DoctorReport } from '../../src/client/doctor';
 import { loadConfig, type Config } from '../../src/shared/config';
 import { ensureSearchAttributes } from '../../src/shared/ensure-search-attributes';
 import { MissingSearchAttributeError } from '../../src/shared/missing-search-attribute';
+import { worker as builtInWorker } from '../../src/jobs/worker';
 import { createWorker } from '../../src/worker/create-worker';
 import { startBareTemporal, type BareTemporal } from '../helpers/bare-temporal';
 import { repoRoot, uniqueId } from '../helpers/env';
@@ -117,7 +118,7 @@ describe('bring your own Temporal: a server without the JobType search attribute
   });
 
   it('createWorker registers JobType and waits until it is listed; then enqueue works and a noop job completes; a second start registers nothing', async () => {
-    const created = await createWorker(config);
+    const created = await createWorker({ ...builtInWorker, config });
     try {
       assert.deepEqual(await customAttributes(namespace), { JobType: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD }, 'listed as soon as createWorker returns');
       assert.equal((await customAttributes('default')).JobType, undefined, 'only on the worker\'s namespace');
@@ -134,7 +135,7 @@ describe('bring your own Temporal: a server without the JobType search attribute
     } finally {
       await created.close();
     }
-    const again = await createWorker(config);
+    const again = await createWorker({ ...builtInWorker, config });
     // Workers hold their connection until they have run and shut down.
     await runWorkersUntil(again.workers, Promise.resolve());
     await again.close();
@@ -143,7 +144,7 @@ describe('bring your own Temporal: a server without the JobType search attribute
   });
 
   it('jobctl doctor is ok and exits 0 with a worker running; a missing key is a warning that names it', async () => {
-    const created = await createWorker(config);
+    const created = await createWorker({ ...builtInWorker, config });
     try {
       const [withKey, withoutKey] = await runWorkersUntil(created.workers, (async () => {
         // Only once the queue's pollers are in: the doctor must not race the workers' first poll.
