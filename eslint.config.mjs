@@ -22,7 +22,7 @@ export default tseslint.config(
   {
     // Workflow code: the built-in workflows, the library's (src/workflow), and what they import.
     files: ['src/workflows/**/*.ts', 'src/workflow/**/*.ts', 'src/jobs/**/*.ts', 'src/catalog/define-job.ts', 'src/catalog/dead-letter.ts', 'src/catalog/task-queues.ts', 'src/catalog/job-type-attribute.ts'],
-    ignores: ['src/jobs/payloads/**', 'src/jobs/catalog.ts', 'src/jobs/worker.ts', 'src/jobs/settings.ts'],
+    ignores: ['src/jobs/payloads/**', 'src/jobs/catalog.ts', 'src/jobs/worker.ts', 'src/jobs/settings.ts', 'src/jobs/database/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -1,4 +1,4 @@
-import type { Db } from '../db/schema';
+import type { Db } from '../jobs/database/schema';
 import { createEmailActivities, type EmailDeps } from './email';
 import { createNoopActivities } from './noop';
 import { createPaymentsActivities } from './payments';

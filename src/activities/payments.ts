@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { sql } from 'kysely';
 import { runOnce } from '../db/ledger';
-import type { AccountsTable, HoldsTable, Trx } from '../db/schema';
+import type { AccountsTable, HoldsTable, Trx } from '../jobs/database/schema';
 import { formatMinorUnits, processPaymentJob, type ProcessPaymentPayload } from '../jobs/process-payment';
 import { processPaymentPayload } from '../jobs/payloads/process-payment';
 import { ErrorType, describe, nonRetryable, retryable } from '../shared/errors';

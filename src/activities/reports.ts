@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
-import type { Db } from '../db/schema';
+import type { Db } from '../jobs/database/schema';
 import { generateReportJob, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
 import { generateReportPayload } from '../jobs/payloads/generate-report';
 import { describe, ErrorType, nonRetryable } from '../shared/errors';

@@ -1,6 +1,6 @@
 import { redact } from '../shared/redact';
 import { z } from 'zod';
-import type { Trx } from '../db/schema';
+import type { Trx } from '../jobs/database/schema';
 import { recordedResult, runOnce, type LedgerKey } from '../db/ledger';
 import { maxSyncPageSize, syncDataJob } from '../jobs/sync-data';
 import { syncDataPayload, syncPageSize } from '../jobs/payloads/sync-data';

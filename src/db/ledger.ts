@@ -1,5 +1,18 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { LedgerTable } from './schema';
+
+/** One step of one job execution that has taken effect; see runOnce. */
+export interface LedgerTable {
+  /** The job ID (workflow ID). */
+  job_id: string;
+  /** The job execution: its first run ID, stable across retries and continue-as-new, new per redrive. */
+  execution: string;
+  /** The step, e.g. `reserve` or `compensate:reserve`. */
+  step: string;
+  /** The step's result, as JSON, returned again to a repeated attempt. */
+  result: string;
+  /** When the step took effect (ISO 8601). */
+  created_at: string;
+}
 
 /** The ledger's table, as Kysely sees it; a catalog's database type includes it. */
 export interface LedgerDatabase {

@@ -1,8 +1,8 @@
 import { createActivities } from '../activities';
 import { redactDatabaseUrl } from '../db/database';
-import * as initial from '../db/migrations/0001-initial';
-import { seedDemoAccounts } from '../db/seed';
-import type { Db } from '../db/schema';
+import { builtInMigrations } from './database/migrations';
+import { seedDemoAccounts } from './database/seed';
+import type { Db } from './database/schema';
 import { defineWorker } from '../worker/define-worker';
 import type { Config } from '../shared/config';
 import { catalog } from './catalog';
@@ -17,7 +17,7 @@ export const worker = defineWorker({
   catalog,
   workflowsPath: require.resolve('../workflows'),
   database: {
-    migrations: { '0001-initial': initial },
+    migrations: builtInMigrations,
     seed: async (db) => void (await seedDemoAccounts(db as Db)),
   },
   activities: ({ db, config }) => {

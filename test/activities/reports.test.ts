@@ -9,7 +9,7 @@ import { DefaultLogger } from '@temporalio/worker';
 import type { Info } from '@temporalio/activity';
 import type { ActivityDeps } from '../../src/activities';
 import { createReportsActivities, defaultReportStem, type ReportHeartbeat, type ReportsOptions } from '../../src/activities/reports';
-import type { Db } from '../../src/db/schema';
+import type { Db } from '../../src/jobs/database/schema';
 import { ErrorType } from '../../src/shared/errors';
 import { describeEachDatabase } from '../helpers/db';
 

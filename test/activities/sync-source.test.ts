@@ -7,7 +7,7 @@ import { DefaultLogger } from '@temporalio/worker';
 import type { ActivityDeps } from '../../src/activities';
 import { createSyncSourceActivities, pageStep, type SyncPageInput, type SyncPageResult, type SyncSourceOptions } from '../../src/activities/sync-source';
 import { ledgerSteps } from '../../src/db/ledger';
-import type { Db } from '../../src/db/schema';
+import type { Db } from '../../src/jobs/database/schema';
 import { ErrorType } from '../../src/shared/errors';
 import { describeEachDatabase } from '../helpers/db';
 import { makeRecords, startSyncSource, type TestSyncSource } from '../helpers/sync-source';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { ledgerSteps, runOnce } from '../../src/db/ledger';
-import type { Db, Trx } from '../../src/db/schema';
-import { createAccount } from '../../src/db/seed';
+import type { Db, Trx } from '../../src/jobs/database/schema';
+import { createAccount } from '../../src/jobs/database/seed';
 import { describeEachDatabase } from '../helpers/db';
 import { uniqueId } from '../helpers/env';
 

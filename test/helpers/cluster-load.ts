@@ -1,7 +1,7 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import type { JobClient } from '../../src/client/job-client';
-import type { Db } from '../../src/db/schema';
-import { createAccount } from '../../src/db/seed';
+import type { Db } from '../../src/jobs/database/schema';
+import { createAccount } from '../../src/jobs/database/seed';
 import type { BuiltInJobType as JobType } from '../../src/jobs/catalog';
 import { makeRecords, type TestSyncSource } from './sync-source';
 

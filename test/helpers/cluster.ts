@@ -9,7 +9,8 @@ import { ensureDatabase } from '../../src/cluster/postgres';
 import { startWorkerProcess, type WorkerProcess } from '../../src/cluster/workers';
 import { openDatabase } from '../../src/db/database';
 import { migrateToLatest } from '../../src/db/migrate';
-import type { Db } from '../../src/db/schema';
+import { builtInMigrations } from '../../src/jobs/database/migrations';
+import type { Db } from '../../src/jobs/database/schema';
 import { loadConfig } from '../../src/shared/config';
 import { catalog } from '../../src/jobs/catalog';
 
@@ -48,7 +49,7 @@ export async function startClusterTestEnv(options: Partial<ClusterOptions> = {})
   try {
     const databaseUrl = await ensureDatabase(cluster.postgres, 'durable_jobs');
     db = openDatabase(databaseUrl);
-    await migrateToLatest(db);
+    await migrateToLatest(db, builtInMigrations);
     connection = await Connection.connect({ address: cluster.address });
     const client = new Client({ connection, namespace: cluster.namespace });
     const startWorkers = async (taskQueue: string, count: number, env: NodeJS.ProcessEnv = {}) => {

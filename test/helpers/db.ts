@@ -5,7 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../../src/db/database';
 import { migrateToLatest } from '../../src/db/migrate';
-import type { Db } from '../../src/db/schema';
+import { builtInMigrations } from '../../src/jobs/database/migrations';
+import type { Db } from '../../src/jobs/database/schema';
 
 /**
  * The PostgreSQL server the Postgres leg of the database tests uses. `.ci/run` starts Debian's
@@ -45,7 +46,7 @@ export async function sqliteTestDb(): Promise<TestDb> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'jobs-db-'));
   const url = path.join(dir, 'jobs.db');
   const db = openDatabase(url);
-  await migrateToLatest(db);
+  await migrateToLatest(db, builtInMigrations);
   return { kind: 'sqlite', url, db, close: () => db.destroy() };
 }
 
@@ -59,7 +60,7 @@ export async function postgresTestDb(): Promise<TestDb> {
   const url = new URL(testPostgresUrl);
   url.pathname = `/${name}`;
   const db = openDatabase(url.toString());
-  await migrateToLatest(db);
+  await migrateToLatest(db, builtInMigrations);
   return {
     kind: 'postgres',
     url: url.toString(),

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Db } from '../../src/db/schema';
+import type { Db } from '../../src/jobs/database/schema';
 
 /** Each account's balance and held amount, in the order of `ids`. */
 export async function balances(db: Db, ids: string[]): Promise<{ balance: number; held: number }[]> {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { JobClient } from '../../src/client/job-client';
-import type { Db } from '../../src/db/schema';
+import type { Db } from '../../src/jobs/database/schema';
 import type { DeadLetterEntry } from '../../src/workflow/dead-letter-entries';
 import { openingBalance, recordsPerSource, type LoadPlan, type Outcome, type RunningLoad } from './cluster-load';
 import type { LoadSmtpServer } from './load-smtp';

@@ -1,6 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities, type ActivityDeps } from '../../src/activities';
-import type { Db } from '../../src/db/schema';
+import type { Db } from '../../src/jobs/database/schema';
 
 /** Activity dependencies for a test: a real database, temp folders (the test worker adds the DLQ's, on the env's client). */
 export function testActivityDeps(

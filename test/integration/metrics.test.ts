@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { openDatabase } from '../../src/db/database';
 import { migrateToLatest } from '../../src/db/migrate';
-import { seedDemoAccounts } from '../../src/db/seed';
+import { builtInMigrations } from '../../src/jobs/database/migrations';
+import { seedDemoAccounts } from '../../src/jobs/database/seed';
 import { jobMetrics } from '../../src/shared/job-metrics';
 import { waitFor } from '../helpers/dlq';
 import { repoRoot, startDevServerEnv, uniqueId } from '../helpers/env';
@@ -38,7 +39,7 @@ describe('worker metrics and the dashboard (real dev server, real worker process
     taskQueue = uniqueId('metrics');
     // `npm run worker` migrates but seeds no demo accounts (only `npm start` does): the payments need alice and bob.
     const db = openDatabase(path.join(dataDir, 'jobs.db'));
-    await migrateToLatest(db);
+    await migrateToLatest(db, builtInMigrations);
     await seedDemoAccounts(db);
     await db.destroy();
   });

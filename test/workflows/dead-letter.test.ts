@@ -4,7 +4,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { JobClient } from '../../src/client/job-client';
 import { DeadLetterError } from '../../src/client/dead-letters';
-import { seedDemoAccounts } from '../../src/db/seed';
+import { seedDemoAccounts } from '../../src/jobs/database/seed';
 import { deadLetterWorkflowId } from '../../src/catalog/dead-letter';
 import { redriveUpdate } from '../../src/workflow/dead-letter';
 import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';

@@ -11,7 +11,7 @@ import type { KyselyPlugin } from 'kysely';
 import type { Activities } from '../../src/activities';
 import { createReportsActivities, defaultReportStem, type ReportPageEvent, type ReportPagesInput, type ReportsOptions } from '../../src/activities/reports';
 import { JobClient } from '../../src/client/job-client';
-import type { Db } from '../../src/db/schema';
+import type { Db } from '../../src/jobs/database/schema';
 import type { GenerateReportResult } from '../../src/jobs/generate-report';
 import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';

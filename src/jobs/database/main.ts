@@ -1,14 +1,15 @@
 // `npm run migrate`: brings the jobs database (DATABASE_URL, or the SQLite file under DATA_DIR) up to date.
-import { loadConfig } from '../shared/config';
-import { describeRedacted } from '../shared/redact';
-import { openDatabase, redactDatabaseUrl } from './database';
-import { migrateToLatest } from './migrate';
+import { loadConfig } from '../../shared/config';
+import { describeRedacted } from '../../shared/redact';
+import { openDatabase, redactDatabaseUrl } from '../../db/database';
+import { migrateToLatest } from '../../db/migrate';
+import { builtInMigrations } from './migrations';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = openDatabase(config.databaseUrl);
   try {
-    const applied = await migrateToLatest(db);
+    const applied = await migrateToLatest(db, builtInMigrations);
     console.log(`${redactDatabaseUrl(config.databaseUrl)}: ${applied.length ? `applied ${applied.join(', ')}` : 'already up to date'}`);
   } finally {
     await db.destroy();

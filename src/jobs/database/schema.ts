@@ -1,18 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-
-/** One step of one job execution that has taken effect; see src/db/ledger.ts. */
-export interface LedgerTable {
-  /** The job ID (workflow ID). */
-  job_id: string;
-  /** The job execution: its first run ID, stable across retries and continue-as-new, new per redrive. */
-  execution: string;
-  /** The step, e.g. `reserve` or `compensate:reserve`. */
-  step: string;
-  /** The step's result, as JSON, returned again to a repeated attempt. */
-  result: string;
-  /** When the step took effect (ISO 8601). */
-  created_at: string;
-}
+import type { LedgerTable } from '../../db/ledger';
 
 /** An account that `process-payment` moves money between. Amounts are integers in minor units. */
 export interface AccountsTable {
@@ -62,7 +49,7 @@ export interface SyncRecordsTable {
   updated_at: string;
 }
 
-/** Every table, as Kysely sees them. */
+/** The built-in job types' tables and the ledger, as Kysely sees them. */
 export interface Database {
   ledger: LedgerTable;
   accounts: AccountsTable;
