@@ -5,7 +5,7 @@ import type { AccountsTable, HoldsTable, Trx } from '../jobs/database/schema';
 import { formatMinorUnits, processPaymentJob, type ProcessPaymentPayload } from '../jobs/process-payment';
 import { processPaymentPayload } from '../jobs/payloads/process-payment';
 import { ErrorType, describe, nonRetryable, retryable } from '../shared/errors';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 import { whileHeartbeating } from '../activity/heartbeat';
 import { parseJobPayload } from '../activity/job-payload';
 import { withRetrySchedule } from '../activity/retry-schedule';

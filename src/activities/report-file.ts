@@ -1,7 +1,23 @@
 // The generate-report file formats: checkpoint lines of partial sums, and the finished CSV or JSON.
 import { readFile } from 'node:fs/promises';
 import type { GenerateReportPayload } from '../jobs/generate-report';
-import type { ReportCursor, ReportHeartbeat } from './reports';
+
+/** Position after the last entry read, in the order pages are read. */
+export interface ReportCursor {
+  createdAt: string;
+  paymentId: string;
+  leg: string;
+}
+
+/** Heartbeat details of `aggregateReportPages`: entries folded in so far and where the next page starts. */
+export interface ReportHeartbeat {
+  /** Entries aggregated so far. */
+  done: number;
+  /** Entries in the period when the report started. */
+  total?: number;
+  /** After the last entry read; unset before the first page. */
+  cursor?: ReportCursor;
+}
 
 /** Sums of one account in one currency. `[debits, credits, entries]`; debits is the total of negative amounts, as a positive number. */
 export type Sums = [number, number, number];

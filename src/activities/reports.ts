@@ -26,27 +26,12 @@ import type { Db } from '../jobs/database/schema';
 import { generateReportJob, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
 import { generateReportPayload } from '../jobs/payloads/generate-report';
 import { describe, ErrorType, nonRetryable } from '../shared/errors';
-import type { ActivityDeps } from './index';
-import { add, lineOf, loadCheckpoint, render, summarise, type Aggregate, type Period } from './report-file';
+import type { ActivityDeps } from './deps';
+import { add, lineOf, loadCheckpoint, render, summarise, type Aggregate, type Period, type ReportCursor, type ReportHeartbeat } from './report-file';
+
+export type { ReportCursor, ReportHeartbeat } from './report-file';
 import { parseJobPayload } from '../activity/job-payload';
 import { withRetrySchedule } from '../activity/retry-schedule';
-
-/** Position after the last entry read, in the order pages are read. */
-export interface ReportCursor {
-  createdAt: string;
-  paymentId: string;
-  leg: string;
-}
-
-/** Heartbeat details of `aggregateReportPages`: entries folded in so far and where the next page starts. */
-export interface ReportHeartbeat {
-  /** Entries aggregated so far. */
-  done: number;
-  /** Entries in the period when the report started. */
-  total?: number;
-  /** After the last entry read; unset before the first page. */
-  cursor?: ReportCursor;
-}
 
 /** Input of `aggregateReportPages` and `discardReportFiles`. */
 export interface ReportPagesInput {

@@ -5,7 +5,7 @@ import { recordedResult, runOnce, type LedgerKey } from '../db/ledger';
 import { maxSyncPageSize, syncDataJob } from '../jobs/sync-data';
 import { syncDataPayload, syncPageSize } from '../jobs/payloads/sync-data';
 import { ErrorType, describe, formatIssues, issuesFromZod, nonRetryable, retryable } from '../shared/errors';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 import { whileHeartbeating } from '../activity/heartbeat';
 import { parseRetryAfter } from '../activity/retry-after';
 import { withRetrySchedule } from '../activity/retry-schedule';

@@ -4,17 +4,7 @@ import { defineJob } from '../catalog/define-job';
 import type { SyncDataPayload } from './payloads/sync-data';
 
 export type { SyncDataPayload } from './payloads/sync-data';
-
-/** Largest page a `sync-data` job asks its source for. */
-export const maxSyncPageSize = 1000;
-
-/**
- * Whether `value` is a page size: an integer from 1 to {@link maxSyncPageSize}. The workflow's
- * check of a `setPageSize` signal; the payload schema's `syncPageSize` says the same with messages.
- */
-export function isSyncPageSize(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= maxSyncPageSize;
-}
+export { isSyncPageSize, maxSyncPageSize } from './sync-page-size';
 
 /** Pages per run when the payload gives no `pagesPerRun`. */
 export const defaultPagesPerRun = 500;

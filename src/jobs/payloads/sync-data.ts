@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { maxSyncPageSize } from '../sync-data';
+import { maxSyncPageSize } from '../sync-page-size';
 
 /** A page size: an integer from 1 to {@link maxSyncPageSize}. */
 export const syncPageSize = z

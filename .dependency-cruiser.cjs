@@ -1,0 +1,135 @@
+// The layering rules of durable-jobs, checked by `npm run lint` (dependency-cruiser). The layers,
+// bottom up: src/shared ← src/db (the ledger) ← src/catalog ← src/workflow, src/activity ←
+// src/client, src/worker, src/testing; the built-in catalog (src/jobs with its database, src/workflows,
+// src/activities) sits on top, written against the library like a user's catalog would be. eslint.config.mjs keeps the workflow sandbox rules a user
+// can reuse (no Node built-ins, no process, no setTimeout); the layer rules live here.
+
+/** The library itself: it knows job types only through the catalog it is given. */
+const core = '^src/(catalog|workflow|activity|client|worker|shared|testing|db|provision)/';
+
+/** The built-in catalog: the five job types, their workflows, activities, settings and tables (src/jobs/database). */
+const builtIns = '^src/(jobs|workflows|activities)/';
+
+/**
+ * Code that runs in the workflow sandbox: the SDK bundles it and evaluates its imports again for
+ * every job, so it stays deterministic and cheap to load (docs/performance.md).
+ */
+const workflowCode = [
+  '^src/workflows?/',
+  '^src/catalog/(define-job|dead-letter|task-queues|job-type-attribute)[.]ts$',
+  // The job definitions and the plain data they share; not the catalog, worker and settings modules
+  // that gather the schemas and activities, nor payloads/ (zod) and database/ (Kysely).
+  '^src/jobs/(?!(catalog|worker|settings)[.]ts$)[^/]+[.]ts$',
+];
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'A module cycle, type-only ones included, means two modules are one concept split in two or a layer points the wrong way (STYLE.md 16): move the shared part down a layer.',
+      from: { path: '^(src|bench)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'core-not-to-built-ins',
+      severity: 'error',
+      comment:
+        'The core (client, worker, CLI, DLQ, interceptors, ledger, test kit, provisioning) knows job types only through the catalog it is given; the built-in catalog is one catalog among others (STYLE.md 1). ' +
+        'src/worker/start.ts and main.ts load the built-in catalog and worker through package.json ("durable-jobs".catalog/worker), never by import. ' +
+        'src/cluster (npm run cluster) and bench/ (npm run bench) are the built-in app\'s tooling, not core: the cluster hands the built-in settings (OUTBOX_DIR, REPORTS_DIR) to the worker processes it runs, and the bench\'s eager worker runs the built-in catalog, so both may import built-ins (see core-not-to-app-tooling).',
+      from: { path: core },
+      to: { path: builtIns },
+    },
+    {
+      name: 'core-not-to-app-tooling',
+      severity: 'error',
+      comment:
+        'src/cluster and bench/ may import the built-in catalog because they are its tooling; nothing else in src may import them, or the built-ins would reach the core through them.',
+      from: { path: '^src/', pathNot: '^src/cluster/' },
+      to: { path: ['^src/cluster/', '^bench/'] },
+    },
+    {
+      name: 'activities-not-to-client',
+      severity: 'error',
+      comment:
+        'Activities run inside the worker; the client (JobClient, jobctl) sits above them. An activity that needs a client capability gets it from a lower layer (src/catalog, src/shared) or through its deps.',
+      from: { path: '^src/activit(y|ies)/' },
+      to: { path: '^src/client/' },
+    },
+    {
+      name: 'shared-is-the-bottom-layer',
+      severity: 'error',
+      comment:
+        'src/shared (config, errors, retry shapes, codecs) is the bottom layer: every other layer imports it, so it imports none of them, or a cycle of layers follows.',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/', pathNot: '^src/shared/' },
+    },
+    {
+      name: 'workflow-code-not-to-process-modules',
+      severity: 'error',
+      comment:
+        'Workflow code runs in the deterministic sandbox: the client, the worker and the test kit are process-level modules (connections, files, timers) it must never load.',
+      from: { path: workflowCode },
+      to: { path: ['^src/(client|worker|testing|provision|cluster|db)/', '^src/shared/(config|temporal-connection|dev-server-config|net|wait-for-frontend|project-modules)[.]ts$'] },
+    },
+    {
+      name: 'workflow-code-activities-as-types',
+      severity: 'error',
+      comment:
+        'Workflow code calls activities through proxyActivities, so it imports them as types only; their implementations (database, SMTP, files) must not enter the workflow bundle.',
+      from: { path: workflowCode },
+      to: { path: '^src/activit(y|ies)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'workflow-code-no-eager-heavy-modules',
+      severity: 'error',
+      comment:
+        'The SDK evaluates every module workflow code imports again for each job: zod (and the payload schemas, the catalog, the validation that carry it) is imported as a type only, and fflate is loaded on first use through src/workflow/lazy-modules.ts alone (docs/performance.md).',
+      from: { path: workflowCode, pathNot: '^src/workflow/lazy-modules[.]ts$' },
+      to: {
+        path: [
+          '(^|/)node_modules/(zod|fflate)/',
+          '^src/jobs/payloads/',
+          '^src/jobs/(catalog|worker|settings)[.]ts$',
+          '^src/jobs/database/',
+          '^src/catalog/(catalog|validate|prepare-job)[.]ts$',
+          '^src/shared/limits[.]ts$',
+        ],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'workflow-lazy-modules-fflate-only',
+      severity: 'error',
+      comment: 'src/workflow/lazy-modules.ts loads fflate on first use; zod never enters workflow code, lazily or not.',
+      from: { path: '^src/workflow/lazy-modules[.]ts$' },
+      to: { path: '(^|/)node_modules/zod/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'workflow-code-no-node-built-ins',
+      severity: 'error',
+      comment: 'Workflow code must stay deterministic and run in the sandbox, which has no Node built-ins (fs, crypto, timers, …).',
+      from: { path: workflowCode },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import that does not resolve is a typo or a missing dependency; tsc would say so too, but a rule that cannot see a module cannot check it.',
+      from: { path: '^(src|bench)/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^dist/' },
+    // Type-only imports count: a type-only cycle is still a cycle, and the workflow rules tell
+    // type-only imports (allowed) from value imports (bundled).
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    moduleSystems: ['cjs', 'es6'],
+  },
+};

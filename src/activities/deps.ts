@@ -1,0 +1,14 @@
+import type { Db } from '../jobs/database/schema';
+import type { EmailDeps } from './email';
+
+/** Everything the activities need, built once by the worker. */
+export interface ActivityDeps {
+  /** Email transport settings. */
+  email: EmailDeps;
+  /** The jobs database: ledger, accounts, entries, synced records. */
+  db: Db;
+  /** Directory `generate-report` writes to. */
+  reportsDir: string;
+  /** Where `sync-data` pulls pages from. @defaultValue unset: sync-data attempts fail with jobs:missing-config */
+  syncSourceUrl?: string;
+}
