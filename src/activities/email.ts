@@ -3,9 +3,9 @@ import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
-import { sendEmailJob, type SendEmailResult } from '../jobs/send-email';
+import { SendEmailErrorType, sendEmailJob, type SendEmailResult } from '../jobs/send-email';
 import { sendEmailPayload } from '../jobs/payloads/send-email';
-import { ErrorType, describe, nonRetryable } from '../shared/errors';
+import { describe, nonRetryable } from '../shared/errors';
 import { whileHeartbeating } from '../activity/heartbeat';
 import { parseJobPayload } from '../activity/job-payload';
 import { renderBody } from './email-templates';
@@ -97,7 +97,7 @@ export function createEmailActivities(deps: EmailDeps) {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code && unwritableCodes.has(code)) {
-        throw nonRetryable(ErrorType.OutboxUnwritable, `cannot write to the outbox ${deps.outboxDir} (${code}); fix OUTBOX_DIR, then redrive: ${describe(err)}`, err);
+        throw nonRetryable(SendEmailErrorType.OutboxUnwritable, `cannot write to the outbox ${deps.outboxDir} (${code}); fix OUTBOX_DIR, then redrive: ${describe(err)}`, err);
       }
       throw err;
     }

@@ -1,8 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { noopJob, type NoopResult } from '../jobs/noop';
+import { NoopErrorType, noopJob, type NoopResult } from '../jobs/noop';
 import { noopPayload } from '../jobs/payloads/noop';
-import { ErrorType } from '../shared/errors';
 import { parseJobPayload } from '../activity/job-payload';
 import { withRetrySchedule } from '../activity/retry-schedule';
 
@@ -19,7 +18,7 @@ export function createNoopActivities() {
       const { failAttempts } = parseJobPayload('noop', noopPayload, input.payload);
       const { attempt } = Context.current().info;
       if (attempt <= failAttempts) {
-        throw ApplicationFailure.retryable(`attempt ${attempt} of ${failAttempts} asked to fail`, ErrorType.InjectedFailure);
+        throw ApplicationFailure.retryable(`attempt ${attempt} of ${failAttempts} asked to fail`, NoopErrorType.InjectedFailure);
       }
       return { attempt };
     }),

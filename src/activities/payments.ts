@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { sql } from 'kysely';
 import { runOnce } from '../db/ledger';
 import type { AccountsTable, HoldsTable, Trx } from '../jobs/database/schema';
-import { formatMinorUnits, processPaymentJob, type ProcessPaymentPayload } from '../jobs/process-payment';
+import { ProcessPaymentErrorType, formatMinorUnits, processPaymentJob, type ProcessPaymentPayload } from '../jobs/process-payment';
 import { processPaymentPayload } from '../jobs/payloads/process-payment';
 import { ErrorType, describe, nonRetryable, retryable } from '../shared/errors';
 import type { ActivityDeps } from './deps';
@@ -74,11 +74,11 @@ export function createPaymentsActivities(deps: ActivityDeps) {
         const from = await accountFor(trx, p.fromAccount, p.currency);
         const hold = await holdOf(trx, p.paymentId);
         if (hold && hold.job_id !== input.jobId) {
-          throw nonRetryable(ErrorType.DuplicatePayment, `payment "${p.paymentId}" is already being paid by job "${hold.job_id}"`);
+          throw nonRetryable(ProcessPaymentErrorType.DuplicatePayment, `payment "${p.paymentId}" is already being paid by job "${hold.job_id}"`);
         }
         // A redrive of this job may hold again only after the earlier execution undid its hold.
         if (hold && hold.status !== 'cancelled') {
-          throw nonRetryable(ErrorType.DuplicatePayment, `payment "${p.paymentId}" already has a ${hold.status} hold from an earlier run of this job`);
+          throw nonRetryable(ProcessPaymentErrorType.DuplicatePayment, `payment "${p.paymentId}" already has a ${hold.status} hold from an earlier run of this job`);
         }
         // Conditional: a concurrent payment that got there first is seen, so the account is never overdrawn.
         const reserved = await trx
@@ -89,7 +89,7 @@ export function createPaymentsActivities(deps: ActivityDeps) {
           .executeTakeFirst();
         if (Number(reserved.numUpdatedRows) === 0) {
           throw nonRetryable(
-            ErrorType.InsufficientFunds,
+            ProcessPaymentErrorType.InsufficientFunds,
             `account "${from.id}" has ${formatMinorUnits(from.balance - from.held)} ${from.currency} available; the payment needs ${formatMinorUnits(p.amount)}`,
           );
         }
@@ -149,7 +149,7 @@ export function createPaymentsActivities(deps: ActivityDeps) {
           .executeTakeFirst();
         if (Number(returned.numUpdatedRows) === 0) {
           throw retryable(
-            ErrorType.CompensationPending,
+            ProcessPaymentErrorType.CompensationPending,
             `account "${p.toAccount}" no longer has ${formatMinorUnits(p.amount)} ${p.currency} available to return for payment "${p.paymentId}"; retrying until it has`,
           );
         }
@@ -171,7 +171,7 @@ export function createPaymentsActivities(deps: ActivityDeps) {
         const hold = await holdOf(trx, p.paymentId);
         if (hold?.job_id !== input.jobId || hold.status === 'cancelled') return { changed: false };
         if (hold.status !== 'held') {
-          throw retryable(ErrorType.CompensationPending, `payment "${p.paymentId}" is ${hold.status}; its capture must be reversed before the hold is cancelled`);
+          throw retryable(ProcessPaymentErrorType.CompensationPending, `payment "${p.paymentId}" is ${hold.status}; its capture must be reversed before the hold is cancelled`);
         }
         await trx.updateTable('accounts').set({ held: sql<number>`held - ${hold.amount}` }).where('id', '=', hold.account_id).execute();
         await setHoldStatus(trx, p.paymentId, 'cancelled', new Date().toISOString());
@@ -185,16 +185,16 @@ export function createPaymentsActivities(deps: ActivityDeps) {
 function parsePayment(payload: unknown): ProcessPaymentPayload {
   const amount: unknown = typeof payload === 'object' && payload !== null ? (payload as { amount?: unknown }).amount : undefined;
   if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) {
-    throw nonRetryable(ErrorType.InvalidAmount, `amount must be a positive whole number of minor units, got ${JSON.stringify(amount)}`);
+    throw nonRetryable(ProcessPaymentErrorType.InvalidAmount, `amount must be a positive whole number of minor units, got ${JSON.stringify(amount)}`);
   }
   return parseJobPayload('process-payment', processPaymentPayload, payload);
 }
 
 async function accountFor(trx: Trx, id: string, currency: string): Promise<AccountsTable> {
   const account = await trx.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!account) throw nonRetryable(ErrorType.UnknownAccount, `account "${id}" does not exist`);
+  if (!account) throw nonRetryable(ProcessPaymentErrorType.UnknownAccount, `account "${id}" does not exist`);
   if (account.currency !== currency) {
-    throw nonRetryable(ErrorType.CurrencyMismatch, `account "${id}" is in ${account.currency}, the payment in ${currency}`);
+    throw nonRetryable(ProcessPaymentErrorType.CurrencyMismatch, `account "${id}" is in ${account.currency}, the payment in ${currency}`);
   }
   return account;
 }

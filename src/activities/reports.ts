@@ -23,9 +23,9 @@ import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/p
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type { Db } from '../jobs/database/schema';
-import { generateReportJob, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
+import { GenerateReportErrorType, generateReportJob, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
 import { generateReportPayload } from '../jobs/payloads/generate-report';
-import { describe, ErrorType, nonRetryable } from '../shared/errors';
+import { describe, nonRetryable } from '../shared/errors';
 import type { ActivityDeps } from './deps';
 import { add, lineOf, loadCheckpoint, render, summarise, type Aggregate, type Period, type ReportCursor, type ReportHeartbeat } from './report-file';
 
@@ -211,7 +211,7 @@ async function fsStep<T>(dir: string, step: () => Promise<T>): Promise<T> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'EISDIR'].includes(code)) {
-      throw nonRetryable(ErrorType.ReportFailed, `reports directory ${dir} is not writable: ${describe(err)}`, err);
+      throw nonRetryable(GenerateReportErrorType.ReportFailed, `reports directory ${dir} is not writable: ${describe(err)}`, err);
     }
     throw err;
   }

@@ -1,5 +1,6 @@
 import type { ApplicationFailure } from '@temporalio/common';
 import { ErrorType, describe, nonRetryable, retryable } from '../shared/errors';
+import { SendEmailErrorType } from '../jobs/send-email';
 
 /** Socket-level error codes that mean "try again later". */
 const transientCodes = new Set([
@@ -40,24 +41,24 @@ export function classifySmtpError(err: unknown): ApplicationFailure {
   const reply = e.responseCode;
   const command = e.command ?? '';
   if (e.code === 'EAUTH' || command.startsWith('AUTH')) {
-    return retryable(ErrorType.SmtpConfig, `mail server refused the login${reply ? ` (${reply})` : ''}; check the credentials in SMTP_URL: ${describe(err)}`, err);
+    return retryable(SendEmailErrorType.SmtpConfig, `mail server refused the login${reply ? ` (${reply})` : ''}; check the credentials in SMTP_URL: ${describe(err)}`, err);
   }
   if (reply !== undefined && reply >= 500) {
     if (command === 'MAIL FROM' && e.code === 'EENVELOPE') {
-      return retryable(ErrorType.SmtpConfig, `mail server refused the sender (${reply}); check EMAIL_FROM: ${describe(err)}`, err);
+      return retryable(SendEmailErrorType.SmtpConfig, `mail server refused the sender (${reply}); check EMAIL_FROM: ${describe(err)}`, err);
     }
     const refusesAddress = e.code === 'EENVELOPE' && (command === 'RCPT TO' || (command === '' && addressReplyCodes.has(reply)));
-    if (refusesAddress) return nonRetryable(ErrorType.InvalidAddress, `mail server refused the recipient (${reply}): ${describe(err)}`, err);
-    return nonRetryable(ErrorType.SmtpRejected, `mail server rejected the message permanently (${reply}): ${describe(err)}`, err);
+    if (refusesAddress) return nonRetryable(SendEmailErrorType.InvalidAddress, `mail server refused the recipient (${reply}): ${describe(err)}`, err);
+    return nonRetryable(SendEmailErrorType.SmtpRejected, `mail server rejected the message permanently (${reply}): ${describe(err)}`, err);
   }
   if (reply !== undefined && reply >= 400) {
-    return retryable(ErrorType.SmtpTransient, `mail server deferred the message (${reply}): ${describe(err)}`, err);
+    return retryable(SendEmailErrorType.SmtpTransient, `mail server deferred the message (${reply}): ${describe(err)}`, err);
   }
   if (e.code === 'EENVELOPE') {
-    return nonRetryable(ErrorType.InvalidAddress, `invalid recipient: ${describe(err)}`, err);
+    return nonRetryable(SendEmailErrorType.InvalidAddress, `invalid recipient: ${describe(err)}`, err);
   }
   if (e.code !== undefined && transientCodes.has(e.code)) {
-    return retryable(ErrorType.SmtpTransient, `mail server unavailable (${e.code}): ${describe(err)}`, err);
+    return retryable(SendEmailErrorType.SmtpTransient, `mail server unavailable (${e.code}): ${describe(err)}`, err);
   }
   return retryable(ErrorType.Unexpected, describe(err), err);
 }

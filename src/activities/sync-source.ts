@@ -2,7 +2,7 @@ import { redact } from '../shared/redact';
 import { z } from 'zod';
 import type { Trx } from '../jobs/database/schema';
 import { recordedResult, runOnce, type LedgerKey } from '../db/ledger';
-import { maxSyncPageSize, syncDataJob } from '../jobs/sync-data';
+import { SyncDataErrorType, maxSyncPageSize, syncDataJob } from '../jobs/sync-data';
 import { syncDataPayload, syncPageSize } from '../jobs/payloads/sync-data';
 import { ErrorType, describe, formatIssues, issuesFromZod, nonRetryable, retryable } from '../shared/errors';
 import type { ActivityDeps } from './deps';
@@ -80,7 +80,7 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
     try {
       url = new URL(baseUrl);
     } catch (err) {
-      throw retryable(ErrorType.MissingConfig, `SYNC_SOURCE_URL is not a valid URL: ${redact(baseUrl, [])}`, err);
+      throw retryable(SyncDataErrorType.MissingConfig, `SYNC_SOURCE_URL is not a valid URL: ${redact(baseUrl, [])}`, err);
     }
     // fetch() refuses a URL with credentials: they travel as HTTP Basic auth instead, and never
     // reach an error message (which Temporal stores).
@@ -104,21 +104,21 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
       body = await response.text();
     } catch (err) {
       if (cancelled.aborted) throw cancelled.reason;
-      throw retryable(ErrorType.SyncUnavailable, `sync source unreachable for ${where}: ${describeFetchError(err)}`, err);
+      throw retryable(SyncDataErrorType.SyncUnavailable, `sync source unreachable for ${where}: ${describeFetchError(err)}`, err);
     }
     if (!response.ok) throw classifyStatus(response, body, where);
     let json: unknown;
     try {
       json = JSON.parse(body);
     } catch (err) {
-      throw nonRetryable(ErrorType.SyncInvalidData, `sync source sent malformed JSON for ${where}: ${describe(err)}`, err);
+      throw nonRetryable(SyncDataErrorType.SyncInvalidData, `sync source sent malformed JSON for ${where}: ${describe(err)}`, err);
     }
     const parsed = sourcePage.safeParse(json);
     if (!parsed.success) {
-      throw nonRetryable(ErrorType.SyncInvalidData, `sync source sent an invalid page for ${where}: ${formatIssues(issuesFromZod(parsed.error, 'response'))}`);
+      throw nonRetryable(SyncDataErrorType.SyncInvalidData, `sync source sent an invalid page for ${where}: ${formatIssues(issuesFromZod(parsed.error, 'response'))}`);
     }
     if (parsed.data.nextCursor !== null && parsed.data.nextCursor === input.cursor) {
-      throw nonRetryable(ErrorType.SyncInvalidData, `sync source returned its own cursor as nextCursor for ${where}, which would loop`);
+      throw nonRetryable(SyncDataErrorType.SyncInvalidData, `sync source returned its own cursor as nextCursor for ${where}, which would loop`);
     }
     return parsed.data;
   }
@@ -131,10 +131,10 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
       const now = Date.parse(response.headers.get('date') ?? '');
       const delayMs = parseRetryAfter(response.headers.get('retry-after'), Number.isNaN(now) ? Date.now() : now);
       // No usable Retry-After: fall back to the preset's schedule (withRetrySchedule fills it in).
-      return retryable(ErrorType.SyncUnavailable, message, undefined, delayMs === undefined ? undefined : Math.min(delayMs, maxRetryAfterMs));
+      return retryable(SyncDataErrorType.SyncUnavailable, message, undefined, delayMs === undefined ? undefined : Math.min(delayMs, maxRetryAfterMs));
     }
-    if (status >= 500 || status === 408) return retryable(ErrorType.SyncUnavailable, message);
-    return nonRetryable(ErrorType.SyncRejected, message);
+    if (status >= 500 || status === 408) return retryable(SyncDataErrorType.SyncUnavailable, message);
+    return nonRetryable(SyncDataErrorType.SyncRejected, message);
   }
 
   return {
@@ -152,7 +152,7 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
       const committed = await recordedResult<Omit<SyncPageResult, 'replayed'>>(deps.db, key);
       if (committed) return { ...committed, replayed: true };
       const baseUrl = deps.syncSourceUrl;
-      if (!baseUrl) throw retryable(ErrorType.MissingConfig, 'SYNC_SOURCE_URL is not set; set it and the job resumes at its next attempt');
+      if (!baseUrl) throw retryable(SyncDataErrorType.MissingConfig, 'SYNC_SOURCE_URL is not set; set it and the job resumes at its next attempt');
       // Heartbeats while it waits on the source, so a cancellation aborts the request (or rolls back the page).
       return whileHeartbeating(async (signal) => {
         const page = await fetchPage(baseUrl, input, signal);

@@ -115,7 +115,7 @@ export function createDeadLetterActivities({ client, taskQueue, catalog }: DeadL
         payload = input.unpatched === undefined ? validatePayload(catalog, type, input.payload) : validatePatchedPayload(catalog, type, input.unpatched, input.payload);
       } catch (err) {
         // An unknown type or a payload its schema refuses: retrying cannot fix either.
-        if (err instanceof JobsError) throw nonRetryable(err.type, err.message.replace(`${err.type}: `, ''), err);
+        if (err instanceof JobsError) throw nonRetryable(err.type, err.detail, err);
         throw err;
       }
       const definition = catalog.definition(type)!;

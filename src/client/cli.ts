@@ -142,7 +142,8 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-    const message = err instanceof JobsError || err instanceof UsageError || err instanceof JobFailedError ? err.message : `jobctl: ${describe(err)}`;
+    // jobctl's own usage and job-failed messages were always printed bare; every other error names its type.
+    const message = err instanceof UsageError || err instanceof JobFailedError ? err.detail : err instanceof JobsError ? err.message : `jobctl: ${describe(err)}`;
     console.error(sanitizeForTerminal(redact(message, secretsFromEnv())));
     return isBadInput(err) ? 2 : 1;
   }

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { run } from '../provision/routes';
-import { ClusterSetupError } from '../shared/errors';
+import { ClusterSetupError } from './errors';
 import { onParentDeath } from './reaper';
 
 /** Where the cluster's PostgreSQL is and how to log in; both Temporal and the jobs ledger use it. */

@@ -5,6 +5,12 @@ import type { GenerateReportPayload } from './payloads/generate-report';
 
 export type { GenerateReportPayload } from './payloads/generate-report';
 
+/** The `generate-report` job type's own error types: stored in histories and matched by its presets, so never renamed in place. */
+export const GenerateReportErrorType = {
+  /** The reports directory cannot be written (permission, not a directory, read-only): never retried. */
+  ReportFailed: 'jobs:report-failed',
+} as const;
+
 /** What a `generate-report` job returns. */
 export interface GenerateReportResult {
   /** Path of the finished report. */
@@ -31,7 +37,7 @@ export const generateReportJob = defineJob({
      */
     report: {
       retry: schedule('1s', '5s', '30s', '2m'),
-      nonRetryableErrorTypes: [ErrorType.InvalidPayload, ErrorType.ReportFailed],
+      nonRetryableErrorTypes: [ErrorType.InvalidPayload, GenerateReportErrorType.ReportFailed],
       timeouts: { startToClose: '5m', heartbeat: '10s' },
     },
     /** Removing temporary files after a failure or cancellation: best effort, never blocks the failure. */

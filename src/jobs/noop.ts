@@ -4,6 +4,12 @@ import { defineJob } from '../catalog/define-job';
 
 export type { NoopPayload } from './payloads/noop';
 
+/** The `noop` job type's own error types: stored in histories and matched by its presets, so never renamed in place. */
+export const NoopErrorType = {
+  /** A `noop` job's attempt failed because its payload asked it to (`failAttempts`): retried. */
+  InjectedFailure: 'jobs:injected-failure',
+} as const;
+
 /** What a `noop` job returns. */
 export interface NoopResult {
   /** The attempt that succeeded (1 unless `failAttempts` asked for failures). */

@@ -5,6 +5,22 @@ import type { ProcessPaymentPayload } from './payloads/process-payment';
 
 export type { ProcessPaymentPayload } from './payloads/process-payment';
 
+/** The `process-payment` job type's own error types: stored in histories and matched by its presets, so never renamed in place. */
+export const ProcessPaymentErrorType = {
+  /** The from-account's available balance does not cover the payment: never retried. */
+  InsufficientFunds: 'jobs:insufficient-funds',
+  /** A payment names an account that does not exist: never retried. */
+  UnknownAccount: 'jobs:unknown-account',
+  /** A payment's currency differs from an account's: never retried. */
+  CurrencyMismatch: 'jobs:currency-mismatch',
+  /** A payment amount is not a positive integer: never retried. */
+  InvalidAmount: 'jobs:invalid-amount',
+  /** Another job already owns this payment ID: never retried. */
+  DuplicatePayment: 'jobs:duplicate-payment',
+  /** A compensating step cannot take effect yet (e.g. the money was spent): retried until it can. */
+  CompensationPending: 'jobs:compensation-pending',
+} as const;
+
 /** What a completed `process-payment` job returns. */
 export interface ProcessPaymentResult {
   paymentId: string;
@@ -22,11 +38,11 @@ export interface ProcessPaymentResult {
  * Retrying cannot help (the money, account or currency will not change by waiting).
  */
 export const paymentBusinessErrors = [
-  ErrorType.InsufficientFunds,
-  ErrorType.UnknownAccount,
-  ErrorType.CurrencyMismatch,
-  ErrorType.InvalidAmount,
-  ErrorType.DuplicatePayment,
+  ProcessPaymentErrorType.InsufficientFunds,
+  ProcessPaymentErrorType.UnknownAccount,
+  ProcessPaymentErrorType.CurrencyMismatch,
+  ProcessPaymentErrorType.InvalidAmount,
+  ProcessPaymentErrorType.DuplicatePayment,
   ErrorType.InvalidPayload,
 ] as const;
 

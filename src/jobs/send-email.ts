@@ -5,6 +5,20 @@ import type { SendEmailPayload } from './payloads/send-email';
 
 export type { SendEmailPayload } from './payloads/send-email';
 
+/** The `send-email` job type's own error types: stored in histories and matched by its presets, so never renamed in place. */
+export const SendEmailErrorType = {
+  /** The mail server answered 4xx or could not be reached: retried. */
+  SmtpTransient: 'jobs:smtp-transient',
+  /** The mail server answered 5xx: a permanent rejection, never retried. */
+  SmtpRejected: 'jobs:smtp-rejected',
+  /** The mail server refused our login or our sender: a configuration to fix, so retried until it is. */
+  SmtpConfig: 'jobs:smtp-config',
+  /** The outbox directory cannot be written (permission, read-only, not a directory): never retried. */
+  OutboxUnwritable: 'jobs:outbox-unwritable',
+  /** A recipient address is malformed or refused as such: never retried. */
+  InvalidAddress: 'jobs:invalid-address',
+} as const;
+
 /** What a `send-email` job returns. */
 export interface SendEmailResult {
   /** The Message-ID header, derived from the job ID so that retries reuse it. */
@@ -28,7 +42,7 @@ export const sendEmailJob = defineJob({
   presets: {
     send: {
       retry: schedule('1s', '5s', '30s', '5m', '30m'),
-      nonRetryableErrorTypes: [ErrorType.SmtpRejected, ErrorType.InvalidAddress, ErrorType.InvalidPayload, ErrorType.OutboxUnwritable],
+      nonRetryableErrorTypes: [SendEmailErrorType.SmtpRejected, SendEmailErrorType.InvalidAddress, ErrorType.InvalidPayload, SendEmailErrorType.OutboxUnwritable],
       // The attempt heartbeats while it talks to the server: a cancellation reaches it within about
       // 8s (80% of the timeout) and closes the connection; a dead worker is noticed in 10s.
       timeouts: { startToClose: '30s', scheduleToClose: '2h', heartbeat: '10s' },

@@ -6,6 +6,18 @@ import type { SyncDataPayload } from './payloads/sync-data';
 export type { SyncDataPayload } from './payloads/sync-data';
 export { isSyncPageSize, maxSyncPageSize } from './sync-page-size';
 
+/** The `sync-data` job type's own error types: stored in histories and matched by its presets, so never renamed in place. */
+export const SyncDataErrorType = {
+  /** The sync source refused the request (a 4xx other than 429): never retried. */
+  SyncRejected: 'jobs:sync-rejected',
+  /** The sync source is busy or down (429, 5xx, network): retried, after its Retry-After if it sent one. */
+  SyncUnavailable: 'jobs:sync-unavailable',
+  /** The sync source answered with data that fails its schema: never retried. */
+  SyncInvalidData: 'jobs:sync-invalid-data',
+  /** A job needs a setting that is missing (e.g. SYNC_SOURCE_URL): retried, so fixing the config resumes the job. */
+  MissingConfig: 'jobs:missing-config',
+} as const;
+
 /** Pages per run when the payload gives no `pagesPerRun`. */
 export const defaultPagesPerRun = 500;
 
@@ -43,7 +55,7 @@ export const syncDataJob = defineJob({
     page: {
       // A Retry-After from the source replaces the step of this schedule for that attempt.
       retry: schedule('1s', '5s', '30s', '2m', '5m', '15m', '30m'),
-      nonRetryableErrorTypes: [ErrorType.SyncRejected, ErrorType.SyncInvalidData, ErrorType.InvalidPayload],
+      nonRetryableErrorTypes: [SyncDataErrorType.SyncRejected, SyncDataErrorType.SyncInvalidData, ErrorType.InvalidPayload],
       // Heartbeats while fetching, so a cancellation aborts the request and a dead worker is noticed in 10s.
       timeouts: { startToClose: '1m', heartbeat: '10s' },
     },

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
-import { ProvisionError, describe, type RouteFailure } from '../shared/errors';
+import { describe } from '../shared/errors';
+import { ProvisionError, type RouteFailure } from './errors';
 
 /** Settings every provisioning function reads. */
 export interface ProvisionOptions {

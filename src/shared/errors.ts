@@ -1,8 +1,10 @@
 import { ApplicationFailure, type Duration } from '@temporalio/common';
 
 /**
- * Namespaced error types. They are stored in workflow histories and matched by retry policies
- * (`nonRetryableErrorTypes`), so never rename one in place.
+ * The library's own namespaced error types (`jobs:*`). They are stored in workflow histories and
+ * matched by retry policies (`nonRetryableErrorTypes`), so never rename one in place. A job type's
+ * own error types live next to it (the built-in ones in src/jobs/<type>.ts), provisioning's in
+ * src/provision/errors.ts, the native cluster's in src/cluster/errors.ts.
  */
 export const ErrorType = {
   /** A payload failed its job type's schema. Never retried. */
@@ -17,56 +19,18 @@ export const ErrorType = {
   NoCatalog: 'jobs:no-catalog',
   /** Configuration failed validation at startup. */
   InvalidConfig: 'jobs:invalid-config',
-  /** No route could provide a Temporal binary. */
-  ProvisionFailed: 'jobs:provision-failed',
-  /** The native Temporal cluster (`npm run cluster`) could not be set up: a missing part, or a step that failed. */
-  ClusterSetup: 'jobs:cluster-setup',
   /** The Temporal server could not be reached. */
   Unreachable: 'jobs:unreachable',
   /** No job with that ID exists. */
   JobNotFound: 'jobs:job-not-found',
   /** The job has already finished. */
   JobClosed: 'jobs:job-closed',
-  /** The mail server answered 4xx or could not be reached: retried. */
-  SmtpTransient: 'jobs:smtp-transient',
-  /** The mail server answered 5xx: a permanent rejection, never retried. */
-  SmtpRejected: 'jobs:smtp-rejected',
-  /** The mail server refused our login or our sender: a configuration to fix, so retried until it is. */
-  SmtpConfig: 'jobs:smtp-config',
-  /** The outbox directory cannot be written (permission, read-only, not a directory): never retried. */
-  OutboxUnwritable: 'jobs:outbox-unwritable',
-  /** A recipient address is malformed or refused as such: never retried. */
-  InvalidAddress: 'jobs:invalid-address',
   /** An unclassified error thrown by an activity: retried on the job's schedule. */
   Unexpected: 'jobs:unexpected',
   /** The worker stopped (its shutdown grace time ran out) before the attempt finished: retried, on another worker. */
   WorkerShutdown: 'jobs:worker-shutdown',
   /** A job ID is in use by a job with a different payload. */
   IdConflict: 'jobs:id-conflict',
-  /** The from-account's available balance does not cover the payment: never retried. */
-  InsufficientFunds: 'jobs:insufficient-funds',
-  /** A payment names an account that does not exist: never retried. */
-  UnknownAccount: 'jobs:unknown-account',
-  /** A payment's currency differs from an account's: never retried. */
-  CurrencyMismatch: 'jobs:currency-mismatch',
-  /** A payment amount is not a positive integer: never retried. */
-  InvalidAmount: 'jobs:invalid-amount',
-  /** Another job already owns this payment ID: never retried. */
-  DuplicatePayment: 'jobs:duplicate-payment',
-  /** A compensating step cannot take effect yet (e.g. the money was spent): retried until it can. */
-  CompensationPending: 'jobs:compensation-pending',
-  /** The sync source refused the request (a 4xx other than 429): never retried. */
-  SyncRejected: 'jobs:sync-rejected',
-  /** The sync source is busy or down (429, 5xx, network): retried, after its Retry-After if it sent one. */
-  SyncUnavailable: 'jobs:sync-unavailable',
-  /** The sync source answered with data that fails its schema: never retried. */
-  SyncInvalidData: 'jobs:sync-invalid-data',
-  /** A job needs a setting that is missing (e.g. SYNC_SOURCE_URL): retried, so fixing the config resumes the job. */
-  MissingConfig: 'jobs:missing-config',
-  /** A `noop` job's attempt failed because its payload asked it to (`failAttempts`): retried. */
-  InjectedFailure: 'jobs:injected-failure',
-  /** The reports directory cannot be written (permission, not a directory, read-only): never retried. */
-  ReportFailed: 'jobs:report-failed',
   /** No dead-letter entry has that job ID. */
   DlqEntryNotFound: 'jobs:dlq-entry-not-found',
   /** A schedule with that ID already exists. */
@@ -81,6 +45,10 @@ export const ErrorType = {
   CodecDecryptFailed: 'jobs:codec-decrypt-failed',
   /** A custom search attribute jobs need (`JobType`) is not registered on the namespace, or has the wrong type. */
   MissingSearchAttribute: 'jobs:missing-search-attribute',
+  /** A jobctl command line the user can fix: a bad flag value, malformed JSON, conflicting options (exit 2). */
+  Usage: 'jobs:usage',
+  /** The job jobctl waited for failed, or did not finish in time; not an input or connection problem (exit 1). */
+  JobFailed: 'jobs:job-failed',
 } as const;
 
 /** One of the {@link ErrorType} strings. */
@@ -93,16 +61,23 @@ export type ErrorTypeName = (typeof ErrorType)[keyof typeof ErrorType];
  */
 export type NamespacedErrorType = `${string}:${string}`;
 
-/** Base class of every error this package throws outside workflow and activity code. */
+/**
+ * Base class of every error this package throws outside workflow and activity code. Its message
+ * is `<type>: <detail>`, so a log line or a terminal names the kind of failure.
+ */
 export class JobsError extends Error {
+  /** The message without its type, e.g. for a command line that words its own errors. */
+  readonly detail: string;
+
   constructor(
     /** The namespaced type, e.g. `jobs:invalid-payload`. */
-    readonly type: ErrorTypeName,
-    message: string,
+    readonly type: NamespacedErrorType,
+    detail: string,
     options?: { cause?: unknown },
   ) {
-    super(`${type}: ${message}`, options);
+    super(`${type}: ${detail}`, options);
     this.name = new.target.name;
+    this.detail = detail;
   }
 }
 
@@ -257,32 +232,4 @@ export function retryable(type: NamespacedErrorType, message: string, cause?: un
 function asError(cause: unknown): Error | undefined {
   if (cause === undefined) return undefined;
   return cause instanceof Error ? cause : new Error(String(cause));
-}
-
-/** One provisioning route that was tried, and why it did not work. */
-export interface RouteFailure {
-  /** The route, e.g. `TEMPORAL_CLI_PATH` or `go install …`. */
-  route: string;
-  /** Why it failed or was skipped. */
-  reason: string;
-}
-
-/** No route could provide a Temporal binary; the message lists every route and its reason. */
-export class ProvisionError extends JobsError {
-  constructor(
-    what: string,
-    readonly failures: RouteFailure[],
-  ) {
-    super(
-      ErrorType.ProvisionFailed,
-      `no route could provide the ${what}:\n${failures.map((f, i) => `  ${i + 1}. ${f.route}: ${f.reason}`).join('\n')}`,
-    );
-  }
-}
-
-/** The native cluster could not be set up: a missing part (PostgreSQL, a binary) or a step that failed. */
-export class ClusterSetupError extends JobsError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(ErrorType.ClusterSetup, message, options);
-  }
 }

@@ -12,6 +12,7 @@ import { emailTemplateVariables } from '../../src/jobs/payloads/send-email';
 import { emailTemplates } from '../../src/activities/email-templates';
 import { ErrorType } from '../../src/shared/errors';
 import { startSmtpServer } from '../helpers/smtp';
+import { SendEmailErrorType } from '../../src/jobs/send-email';
 
 const payload = { to: 'ada@example.com', subject: 'Welcome', template: { name: 'welcome', vars: { name: 'Ada' } }, userId: 'u-7' };
 /** A mock activity environment for one attempt, with its log lines kept out of the test output. */
@@ -68,7 +69,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
       const { sendEmail } = createEmailActivities({ smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' });
       const err = await mockEnv(3).run(sendEmail, input('job-3')).catch((e: unknown) => e);
       assert.ok(err instanceof ApplicationFailure);
-      assert.equal(err.type, ErrorType.SmtpTransient);
+      assert.equal(err.type, SendEmailErrorType.SmtpTransient);
       assert.equal(err.nonRetryable, false);
       assert.equal(err.nextRetryDelay, '30s');
     } finally {
@@ -85,7 +86,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
       const started = Date.now();
       const err = await mockEnv(2).run(sendEmail, input('job-5')).catch((e: unknown) => e);
       assert.ok(err instanceof ApplicationFailure);
-      assert.equal(err.type, ErrorType.SmtpTransient);
+      assert.equal(err.type, SendEmailErrorType.SmtpTransient);
       assert.equal(err.nextRetryDelay, '5s');
       assert.ok(Date.now() - started < 5000, 'the SMTP timeout, not the activity timeout, ended the attempt');
     } finally {
@@ -100,7 +101,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     const { sendEmail } = createEmailActivities({ smtpUrl: url, outboxDir: os.tmpdir(), from: 'jobs@test' });
     const err = await mockEnv(1).run(sendEmail, input('job-4')).catch((e: unknown) => e);
     assert.ok(err instanceof ApplicationFailure);
-    assert.equal(err.type, ErrorType.SmtpTransient);
+    assert.equal(err.type, SendEmailErrorType.SmtpTransient);
     assert.equal(err.nextRetryDelay, '1s');
   });
 
@@ -131,17 +132,17 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     const { sendEmail } = createEmailActivities({ outboxDir: path.join(blocker, 'outbox'), from: 'jobs@test' });
     const err = await mockEnv(1).run(sendEmail, input('job-x')).catch((e: unknown) => e);
     assert.ok(err instanceof ApplicationFailure);
-    assert.equal(err.type, ErrorType.OutboxUnwritable);
+    assert.equal(err.type, SendEmailErrorType.OutboxUnwritable);
     assert.equal(err.nonRetryable, true);
     assert.match(err.message, /ENOTDIR/);
   });
 
   describe('against a real SMTP server, classified by the command it refused', () => {
     const cases = [
-      ['a refused login (535, a rotated password)', { login: { user: 'jobs', pass: 'new-password' } }, 'smtp://jobs:old-password@', ErrorType.SmtpConfig, false],
-      ['a refused sender (550 at MAIL FROM)', { stage: 'MAIL FROM' }, 'smtp://', ErrorType.SmtpConfig, false],
-      ['a refused recipient (550 at RCPT TO)', { stage: 'RCPT TO' }, 'smtp://', ErrorType.InvalidAddress, true],
-      ['a refused message (554 at DATA)', { stage: 'DATA' }, 'smtp://', ErrorType.SmtpRejected, true],
+      ['a refused login (535, a rotated password)', { login: { user: 'jobs', pass: 'new-password' } }, 'smtp://jobs:old-password@', SendEmailErrorType.SmtpConfig, false],
+      ['a refused sender (550 at MAIL FROM)', { stage: 'MAIL FROM' }, 'smtp://', SendEmailErrorType.SmtpConfig, false],
+      ['a refused recipient (550 at RCPT TO)', { stage: 'RCPT TO' }, 'smtp://', SendEmailErrorType.InvalidAddress, true],
+      ['a refused message (554 at DATA)', { stage: 'DATA' }, 'smtp://', SendEmailErrorType.SmtpRejected, true],
     ] as const;
     for (const [name, options, scheme, type, nonRetryable] of cases) {
       it(`${name} → ${type}${nonRetryable ? ' (non-retryable)' : ' (retried)'}`, async () => {

@@ -9,6 +9,7 @@ import { createAccount } from '../../src/jobs/database/seed';
 import { ErrorType } from '../../src/shared/errors';
 import { describeEachDatabase } from '../helpers/db';
 import { uniqueId } from '../helpers/env';
+import { ProcessPaymentErrorType } from '../../src/jobs/process-payment';
 
 type Payments = ReturnType<typeof createPaymentsActivities>;
 
@@ -67,12 +68,12 @@ describeEachDatabase('payments activities', (getDb) => {
   it('reserve rejects business failures without retrying and changes nothing', async () => {
     const { db } = getDb();
     await createAccount(db, { id: `${alice}-usd`, currency: 'USD', balance: 10_000 });
-    await rejectsWith(run(acts.reserveFunds, payment({ fromAccount: 'nobody' })), ErrorType.UnknownAccount);
-    await rejectsWith(run(acts.reserveFunds, payment({ fromAccount: `${alice}-usd` })), ErrorType.CurrencyMismatch);
-    const short = await rejectsWith(run(acts.reserveFunds, payment({ amount: 10_001 })), ErrorType.InsufficientFunds);
+    await rejectsWith(run(acts.reserveFunds, payment({ fromAccount: 'nobody' })), ProcessPaymentErrorType.UnknownAccount);
+    await rejectsWith(run(acts.reserveFunds, payment({ fromAccount: `${alice}-usd` })), ProcessPaymentErrorType.CurrencyMismatch);
+    const short = await rejectsWith(run(acts.reserveFunds, payment({ amount: 10_001 })), ProcessPaymentErrorType.InsufficientFunds);
     assert.match(short.message, /has 100\.00 EUR available; the payment needs 100\.01/);
-    await rejectsWith(run(acts.reserveFunds, payment({ amount: 0 })), ErrorType.InvalidAmount);
-    await rejectsWith(run(acts.reserveFunds, payment({ amount: 12.5 })), ErrorType.InvalidAmount);
+    await rejectsWith(run(acts.reserveFunds, payment({ amount: 0 })), ProcessPaymentErrorType.InvalidAmount);
+    await rejectsWith(run(acts.reserveFunds, payment({ amount: 12.5 })), ProcessPaymentErrorType.InvalidAmount);
     await rejectsWith(run(acts.reserveFunds, payment({ currency: 'eur' })), ErrorType.InvalidPayload);
     assert.deepEqual(await account(db, alice), { balance: 10_000, held: 0 });
   });
@@ -81,14 +82,14 @@ describeEachDatabase('payments activities', (getDb) => {
     const { db } = getDb();
     await run(acts.reserveFunds, input);
     const other = { ...input, jobId: uniqueId('job'), execution: uniqueId('run') };
-    await rejectsWith(run(acts.reserveFunds, other), ErrorType.DuplicatePayment);
-    await rejectsWith(run(acts.reserveFunds, { ...input, execution: uniqueId('run') }), ErrorType.DuplicatePayment);
+    await rejectsWith(run(acts.reserveFunds, other), ProcessPaymentErrorType.DuplicatePayment);
+    await rejectsWith(run(acts.reserveFunds, { ...input, execution: uniqueId('run') }), ProcessPaymentErrorType.DuplicatePayment);
     assert.deepEqual(await run(acts.cancelHold, input), { changed: true, replayed: false });
     assert.deepEqual(await account(db, alice), { balance: 10_000, held: 0 });
     const redrive = { ...input, execution: uniqueId('run') };
     assert.equal((await run(acts.reserveFunds, redrive)).replayed, false);
     assert.deepEqual(await account(db, alice), { balance: 10_000, held: 2500 });
-    await rejectsWith(run(acts.reserveFunds, other), ErrorType.DuplicatePayment);
+    await rejectsWith(run(acts.reserveFunds, other), ProcessPaymentErrorType.DuplicatePayment);
   });
 
   it('capture and release move the money once, as entries that sum to zero', async () => {
@@ -113,7 +114,7 @@ describeEachDatabase('payments activities', (getDb) => {
     const { db } = getDb();
     const bad = payment({ toAccount: 'nobody' });
     await run(acts.reserveFunds, bad);
-    await rejectsWith(run(acts.capturePayment, bad), ErrorType.UnknownAccount);
+    await rejectsWith(run(acts.capturePayment, bad), ProcessPaymentErrorType.UnknownAccount);
     assert.deepEqual(await account(db, alice), { balance: 10_000, held: 2500 });
     assert.deepEqual(await run(acts.reverseCapture, bad), { changed: false, replayed: false });
     assert.deepEqual(await run(acts.cancelHold, bad), { changed: true, replayed: false });
@@ -126,7 +127,7 @@ describeEachDatabase('payments activities', (getDb) => {
     await run(acts.capturePayment, input);
     const spend = payment({ fromAccount: bob, toAccount: alice, amount: 2000 });
     await run(acts.reserveFunds, spend);
-    const pending = await rejectsWith(run(acts.reverseCapture, input), ErrorType.CompensationPending, true);
+    const pending = await rejectsWith(run(acts.reverseCapture, input), ProcessPaymentErrorType.CompensationPending, true);
     assert.match(pending.message, /no longer has 25\.00 EUR available/);
     await run(acts.cancelHold, spend);
     assert.deepEqual(await run(acts.reverseCapture, input, 2), { changed: true, replayed: false });
@@ -150,7 +151,7 @@ describeEachDatabase('payments activities', (getDb) => {
     const outcomes = await Promise.allSettled(tries.map((t) => run(acts.reserveFunds, t)));
     const refused = outcomes.filter((o) => o.status === 'rejected').map((o) => (o.reason as ApplicationFailure).type);
     assert.equal(outcomes.length - refused.length, 3);
-    assert.deepEqual(new Set(refused), new Set([ErrorType.InsufficientFunds]));
+    assert.deepEqual(new Set(refused), new Set([ProcessPaymentErrorType.InsufficientFunds]));
     assert.deepEqual(await account(db, alice), { balance: 10_000, held: 9000 });
   });
 });

@@ -10,8 +10,8 @@ import type { Info } from '@temporalio/activity';
 import type { ActivityDeps } from '../../src/activities';
 import { createReportsActivities, defaultReportStem, type ReportHeartbeat, type ReportsOptions } from '../../src/activities/reports';
 import type { Db } from '../../src/jobs/database/schema';
-import { ErrorType } from '../../src/shared/errors';
 import { describeEachDatabase } from '../helpers/db';
+import { GenerateReportErrorType } from '../../src/jobs/generate-report';
 
 const jan = { from: '2026-01-01', to: '2026-02-01' };
 
@@ -202,7 +202,7 @@ describeEachDatabase('reports activities', (getDb) => {
     const err = await mockEnv().env.run(activities({}, getDb().db, path.join(file, 'reports')).aggregateReportPages, input({})).catch((e: unknown) => e);
     assert.ok(err instanceof ApplicationFailure);
     assert.equal(err.nonRetryable, true);
-    assert.equal(err.type, ErrorType.ReportFailed);
+    assert.equal(err.type, GenerateReportErrorType.ReportFailed);
     assert.match(err.message, /not writable/);
   });
 

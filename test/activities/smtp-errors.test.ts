@@ -1,25 +1,26 @@
 import assert from 'node:assert/strict';
 import { classifySmtpError } from '../../src/activities/smtp-errors';
 import { ErrorType } from '../../src/shared/errors';
+import { SendEmailErrorType } from '../../src/jobs/send-email';
 
 const cases: [string, object, string, boolean][] = [
-  ['421 service unavailable', { responseCode: 421, code: 'EENVELOPE' }, ErrorType.SmtpTransient, false],
-  ['451 local error', { responseCode: 451, code: 'EMESSAGE' }, ErrorType.SmtpTransient, false],
-  ['550 mailbox unavailable', { responseCode: 550, code: 'EENVELOPE' }, ErrorType.SmtpRejected, true],
-  ['554 transaction failed', { responseCode: 554, code: 'EMESSAGE' }, ErrorType.SmtpRejected, true],
-  ['553 address not allowed', { responseCode: 553, code: 'EENVELOPE' }, ErrorType.InvalidAddress, true],
-  ['501 address syntax', { responseCode: 501, code: 'EENVELOPE' }, ErrorType.InvalidAddress, true],
-  ['envelope without reply', { code: 'EENVELOPE' }, ErrorType.InvalidAddress, true],
-  ['535 login refused', { responseCode: 535, code: 'EAUTH', command: 'AUTH PLAIN' }, ErrorType.SmtpConfig, false],
-  ['login with no reply', { code: 'EAUTH', command: 'API' }, ErrorType.SmtpConfig, false],
-  ['550 sender refused at MAIL FROM', { responseCode: 550, code: 'EENVELOPE', command: 'MAIL FROM' }, ErrorType.SmtpConfig, false],
-  ['550 recipient refused at RCPT TO', { responseCode: 550, code: 'EENVELOPE', command: 'RCPT TO' }, ErrorType.InvalidAddress, true],
-  ['554 message refused at DATA', { responseCode: 554, code: 'EMESSAGE', command: 'DATA' }, ErrorType.SmtpRejected, true],
-  ['552 message too large at MAIL FROM', { responseCode: 552, code: 'EMESSAGE', command: 'MAIL FROM' }, ErrorType.SmtpRejected, true],
-  ['451 at RCPT TO', { responseCode: 451, code: 'EENVELOPE', command: 'RCPT TO' }, ErrorType.SmtpTransient, false],
-  ['connection refused', { code: 'ECONNECTION' }, ErrorType.SmtpTransient, false],
-  ['connection reset', { code: 'ECONNRESET' }, ErrorType.SmtpTransient, false],
-  ['timeout', { code: 'ETIMEDOUT' }, ErrorType.SmtpTransient, false],
+  ['421 service unavailable', { responseCode: 421, code: 'EENVELOPE' }, SendEmailErrorType.SmtpTransient, false],
+  ['451 local error', { responseCode: 451, code: 'EMESSAGE' }, SendEmailErrorType.SmtpTransient, false],
+  ['550 mailbox unavailable', { responseCode: 550, code: 'EENVELOPE' }, SendEmailErrorType.SmtpRejected, true],
+  ['554 transaction failed', { responseCode: 554, code: 'EMESSAGE' }, SendEmailErrorType.SmtpRejected, true],
+  ['553 address not allowed', { responseCode: 553, code: 'EENVELOPE' }, SendEmailErrorType.InvalidAddress, true],
+  ['501 address syntax', { responseCode: 501, code: 'EENVELOPE' }, SendEmailErrorType.InvalidAddress, true],
+  ['envelope without reply', { code: 'EENVELOPE' }, SendEmailErrorType.InvalidAddress, true],
+  ['535 login refused', { responseCode: 535, code: 'EAUTH', command: 'AUTH PLAIN' }, SendEmailErrorType.SmtpConfig, false],
+  ['login with no reply', { code: 'EAUTH', command: 'API' }, SendEmailErrorType.SmtpConfig, false],
+  ['550 sender refused at MAIL FROM', { responseCode: 550, code: 'EENVELOPE', command: 'MAIL FROM' }, SendEmailErrorType.SmtpConfig, false],
+  ['550 recipient refused at RCPT TO', { responseCode: 550, code: 'EENVELOPE', command: 'RCPT TO' }, SendEmailErrorType.InvalidAddress, true],
+  ['554 message refused at DATA', { responseCode: 554, code: 'EMESSAGE', command: 'DATA' }, SendEmailErrorType.SmtpRejected, true],
+  ['552 message too large at MAIL FROM', { responseCode: 552, code: 'EMESSAGE', command: 'MAIL FROM' }, SendEmailErrorType.SmtpRejected, true],
+  ['451 at RCPT TO', { responseCode: 451, code: 'EENVELOPE', command: 'RCPT TO' }, SendEmailErrorType.SmtpTransient, false],
+  ['connection refused', { code: 'ECONNECTION' }, SendEmailErrorType.SmtpTransient, false],
+  ['connection reset', { code: 'ECONNRESET' }, SendEmailErrorType.SmtpTransient, false],
+  ['timeout', { code: 'ETIMEDOUT' }, SendEmailErrorType.SmtpTransient, false],
   ['something else', {}, ErrorType.Unexpected, false],
 ];
 

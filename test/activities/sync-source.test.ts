@@ -8,9 +8,9 @@ import type { ActivityDeps } from '../../src/activities';
 import { createSyncSourceActivities, pageStep, type SyncPageInput, type SyncPageResult, type SyncSourceOptions } from '../../src/activities/sync-source';
 import { ledgerSteps } from '../../src/db/ledger';
 import type { Db } from '../../src/jobs/database/schema';
-import { ErrorType } from '../../src/shared/errors';
 import { describeEachDatabase } from '../helpers/db';
 import { makeRecords, startSyncSource, type TestSyncSource } from '../helpers/sync-source';
+import { SyncDataErrorType } from '../../src/jobs/sync-data';
 
 const mockEnv = (attempt = 1) => new MockActivityEnvironment({ attempt }, { logger: new DefaultLogger('ERROR', () => {}) });
 const source = () => `src-${randomUUID().slice(0, 8)}`;
@@ -64,7 +64,7 @@ describeEachDatabase('syncPage activity', (getDb) => {
     const sent = http.requests.filter((r) => r.source === name);
     assert.equal(sent[0]?.authorization, `Basic ${Buffer.from('sync@user:s3cret-Pw').toString('base64')}`);
     const err = await failure(source(), { url: 'http://sync:s3cret-Pw@127.0.0.1:1/feed' });
-    assert.equal(err.type, ErrorType.SyncUnavailable);
+    assert.equal(err.type, SyncDataErrorType.SyncUnavailable);
     assert.ok(!err.message.includes('s3cret-Pw') && !String(err.stack).includes('s3cret-Pw'), err.message);
   });
 
@@ -112,7 +112,7 @@ describeEachDatabase('syncPage activity', (getDb) => {
   it('fails 429 with Retry-After seconds as retryable jobs:sync-unavailable after exactly that delay', async () => {
     http.answerNext({ status: 429, headers: { 'retry-after': '120' } });
     const err = await failure(source(), { attempt: 3 });
-    assert.equal(err.type, ErrorType.SyncUnavailable);
+    assert.equal(err.type, SyncDataErrorType.SyncUnavailable);
     assert.equal(err.nonRetryable, false);
     assert.equal(msToNumber(err.nextRetryDelay!), 120_000, 'Retry-After, not the schedule step (30s)');
   });
@@ -123,14 +123,14 @@ describeEachDatabase('syncPage activity', (getDb) => {
     const retryAt = new Date(date.getTime() + 45_000);
     http.answerNext({ status: 503, headers: { date: date.toUTCString(), 'retry-after': retryAt.toUTCString() } });
     const err = await failure(source());
-    assert.equal(err.type, ErrorType.SyncUnavailable);
+    assert.equal(err.type, SyncDataErrorType.SyncUnavailable);
     assert.equal(msToNumber(err.nextRetryDelay!), 45_000);
   });
 
   it('retries 503 without Retry-After, 500 and refused connections on the preset schedule', async () => {
     http.answerNext({ status: 503 }, { status: 500, body: 'boom' });
     for (const err of [await failure(source(), { attempt: 2 }), await failure(source(), { attempt: 2 }), await failure(source(), { attempt: 2, url: 'http://127.0.0.1:1/' })]) {
-      assert.equal(err.type, ErrorType.SyncUnavailable);
+      assert.equal(err.type, SyncDataErrorType.SyncUnavailable);
       assert.equal(err.nonRetryable, false);
       assert.equal(err.nextRetryDelay, '5s');
     }
@@ -144,7 +144,7 @@ describeEachDatabase('syncPage activity', (getDb) => {
       const { syncPage } = activities(getDb().db, http.url, { requestTimeoutMs: 200 });
       const err = await mockEnv().run(syncPage, input(name)).catch((e: unknown) => e);
       assert.ok(err instanceof ApplicationFailure);
-      assert.equal(err.type, ErrorType.SyncUnavailable);
+      assert.equal(err.type, SyncDataErrorType.SyncUnavailable);
       assert.match(err.message, /timed out/);
     } finally {
       release?.();
@@ -180,7 +180,7 @@ describeEachDatabase('syncPage activity', (getDb) => {
   it('fails other 4xx answers as non-retryable jobs:sync-rejected', async () => {
     http.answerNext({ status: 404, body: '{"error":"no such source"}' });
     const err = await failure(source());
-    assert.equal(err.type, ErrorType.SyncRejected);
+    assert.equal(err.type, SyncDataErrorType.SyncRejected);
     assert.equal(err.nonRetryable, true);
     assert.match(err.message, /404.*no such source/);
   });
@@ -199,7 +199,7 @@ describeEachDatabase('syncPage activity', (getDb) => {
 
     for (const err of [malformed, invalid, loop]) {
       assert.ok(err instanceof ApplicationFailure);
-      assert.equal(err.type, ErrorType.SyncInvalidData);
+      assert.equal(err.type, SyncDataErrorType.SyncInvalidData);
       assert.equal(err.nonRetryable, true);
     }
     assert.match(invalid.message, /response\.records\.0\.updatedAt/);
@@ -209,7 +209,7 @@ describeEachDatabase('syncPage activity', (getDb) => {
 
   it('fails as retryable jobs:missing-config when SYNC_SOURCE_URL is unset', async () => {
     const err = await failure(source(), { url: undefined });
-    assert.equal(err.type, ErrorType.MissingConfig);
+    assert.equal(err.type, SyncDataErrorType.MissingConfig);
     assert.equal(err.nonRetryable, false);
     assert.equal(err.nextRetryDelay, '1s');
   });

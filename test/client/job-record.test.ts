@@ -6,13 +6,14 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
 import { JobClient } from '../../src/client/job-client';
 import type { JobRecord } from '../../src/client/job-record';
-import { ErrorType, JobNotFoundError } from '../../src/shared/errors';
+import { JobNotFoundError } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { createTestWorker, repoRoot, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { runCommand } from '../helpers/processes';
 import { testActivityDeps } from '../helpers/worker';
 import { startSmtpServer } from '../helpers/smtp';
 import { catalog } from '../../src/jobs/catalog';
+import { SendEmailErrorType } from '../../src/jobs/send-email';
 
 const payload = { to: 'ada@example.com', subject: 'Hello', body: 'Hi Ada', userId: 'user-1' };
 const jobctl = path.join(repoRoot, 'bin/jobctl.js');
@@ -52,7 +53,7 @@ describe('job record read back from Temporal', function () {
       assert.equal(record.status, 'retrying');
       assert.ok(record.attempts >= 1 && record.attempts < record.maxAttempts, `attempts ${record.attempts}`);
       assert.equal(record.maxAttempts, 6);
-      assert.equal(record.error?.type, ErrorType.SmtpTransient);
+      assert.equal(record.error?.type, SendEmailErrorType.SmtpTransient);
       assert.match(record.error?.message ?? '', /451/);
       assert.equal(record.processedAt, undefined);
       assert.equal(record.failedAt, undefined);

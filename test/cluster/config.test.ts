@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { loadClusterConfig } from '../../src/cluster/config';
 import { findPostgresBinaries } from '../../src/cluster/postgres';
-import { ConfigError, ClusterSetupError } from '../../src/shared/errors';
+import { ClusterSetupError } from '../../src/cluster/errors';
+import { ConfigError } from '../../src/shared/errors';
 
 describe('npm run cluster settings', () => {
   it('defaults to two nodes, two workers, our own PostgreSQL and the image ports', () => {

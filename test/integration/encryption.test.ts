@@ -22,6 +22,7 @@ import { createTestWorker, repoRoot, uniqueId } from '../helpers/env';
 import { freePort, runCommand } from '../helpers/processes';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 import { catalog } from '../../src/jobs/catalog';
+import { ProcessPaymentErrorType } from '../../src/jobs/process-payment';
 
 const keyA = newKeyEntry('a');
 const keyB = newKeyEntry('b');
@@ -107,7 +108,7 @@ describe('payload encryption against a real dev server', function () {
     assert.equal(record.status, 'completed');
     assert.deepEqual(record.payload, email(encryptedMarker));
     const failed = await jobs.get(failing.workflowId);
-    assert.equal(failed.error?.type, ErrorType.UnknownAccount);
+    assert.equal(failed.error?.type, ProcessPaymentErrorType.UnknownAccount);
     assert.match(failed.error?.message ?? '', new RegExp(failedMarker), 'the failure message is decrypted for the reader');
 
     const stored = await temporalBytes();

@@ -6,7 +6,7 @@ import { cachePaths } from '../../src/provision/cache';
 import { assertReachable, firstWorking } from '../../src/provision/routes';
 import { provisionTemporalCli } from '../../src/provision/temporal-cli';
 import { loadConfig } from '../../src/shared/config';
-import { ProvisionError } from '../../src/shared/errors';
+import { ProvisionError } from '../../src/provision/errors';
 import { freePort } from '../helpers/processes';
 
 describe('provisioning routes', () => {

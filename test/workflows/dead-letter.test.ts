@@ -14,6 +14,7 @@ import { createTestWorker, type TestWorker, startDevServerEnv, startJobsTestEnv,
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 import { catalog } from '../../src/jobs/catalog';
+import { SendEmailErrorType } from '../../src/jobs/send-email';
 
 const payload = (to: string) => ({ to, subject: 'Hello', body: 'Hi', userId: 'u1' });
 
@@ -67,7 +68,7 @@ describe('dead-letter queue (real dev server)', function () {
       assert.equal(entry!.type, 'send-email');
       assert.deepEqual(entry!.payload, payload('ada@example.com'));
       assert.equal(entry!.attempts, 1);
-      assert.equal(entry!.error.type, ErrorType.SmtpRejected);
+      assert.equal(entry!.error.type, SendEmailErrorType.SmtpRejected);
       assert.match(entry!.fingerprint, /^[0-9a-f]{12}$/);
       assert.ok(entry!.firstFailedAt && entry!.lastFailedAt);
       assert.equal((await jobs.get(id)).status, 'failed', "the job's own workflow still ends Failed");

@@ -13,12 +13,13 @@ import { createReportsActivities, defaultReportStem, type ReportPageEvent, type 
 import { JobClient } from '../../src/client/job-client';
 import type { Db } from '../../src/jobs/database/schema';
 import type { GenerateReportResult } from '../../src/jobs/generate-report';
-import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
+import { InvalidPayloadError } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { deadLetterEntries } from '../helpers/dlq';
 import { createTestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 import { catalog } from '../../src/jobs/catalog';
+import { GenerateReportErrorType } from '../../src/jobs/generate-report';
 
 const jan = { from: '2026-01-01', to: '2026-02-01' };
 
@@ -180,16 +181,16 @@ describe('generate-report job (time-skipping)', function () {
     assert.ok(err instanceof WorkflowFailedError);
     assert.ok(err.cause instanceof ActivityFailure);
     assert.ok(err.cause.cause instanceof ApplicationFailure);
-    // TODO(lead): ErrorType.ReportFailed once errors.ts has it.
-    assert.equal(err.cause.cause.type, ErrorType.ReportFailed);
+    // TODO(lead): GenerateReportErrorType.ReportFailed once errors.ts has it.
+    assert.equal(err.cause.cause.type, GenerateReportErrorType.ReportFailed);
     assert.match(err.cause.cause.message, /not writable/);
     const record = await jobs.get(id);
     assert.equal(record.status, 'failed');
     assert.equal(record.attempts, 1);
-    assert.equal(record.error?.type, ErrorType.ReportFailed);
+    assert.equal(record.error?.type, GenerateReportErrorType.ReportFailed);
     const entry = entries.find((e) => e.id === id);
     assert.equal(entry?.status, 'dead-lettered');
-    assert.equal(entry?.error.type, ErrorType.ReportFailed);
+    assert.equal(entry?.error.type, GenerateReportErrorType.ReportFailed);
   });
 
   it('runs a job once when the same ID is enqueued twice', async () => {

@@ -12,13 +12,13 @@ import type { Db } from '../../src/jobs/database/schema';
 import { createAccount } from '../../src/jobs/database/seed';
 import { JobClient } from '../../src/client/job-client';
 import type { ProcessPaymentResult } from '../../src/jobs/process-payment';
-import { ErrorType } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { deadLetterEntries } from '../helpers/dlq';
 import { assertPaymentInvariants, balances as balancesOf, totalBalance } from '../helpers/payments';
 import { createTestWorker, type TestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 import { catalog } from '../../src/jobs/catalog';
+import { ProcessPaymentErrorType } from '../../src/jobs/process-payment';
 
 type Activities = ReturnType<typeof createActivities>;
 type PaymentActivity = 'reserveFunds' | 'capturePayment' | 'releaseHold' | 'reverseCapture' | 'cancelHold';
@@ -188,14 +188,14 @@ describe('process-payment job (time-skipping, SQLite)', function () {
     assert.equal(hold.status, 'cancelled');
     const record = await jobs.get(id);
     assert.equal(record.status, 'failed');
-    assert.equal(record.error?.type, ErrorType.UnknownAccount);
+    assert.equal(record.error?.type, ProcessPaymentErrorType.UnknownAccount);
     assert.equal(record.step, 'capture');
     assert.equal(record.attempts, 1);
     assert.equal(record.maxAttempts, 6);
     assert.deepEqual(record.compensation, { status: 'done', undone: ['reserve'] });
     const entry = dlq.find((e) => e.id === id);
     assert.equal(entry?.status, 'dead-lettered');
-    assert.equal(entry?.error.type, ErrorType.UnknownAccount);
+    assert.equal(entry?.error.type, ProcessPaymentErrorType.UnknownAccount);
   });
 
   it('reverses a capture and cancels the hold when a later step fails, even across a crash mid-compensation', async () => {
@@ -248,6 +248,6 @@ describe('process-payment job (time-skipping, SQLite)', function () {
     expectedSteps.push(['reserve', 'capture', 'release'], ['reserve', 'capture', 'release'], ['reserve', 'compensate:reserve']);
     for (const [i, s] of started.entries()) assert.deepEqual(await steps(s.id), expectedSteps[i], `ledger of payment ${i}`);
     const errorTypes = await Promise.all([2, 3, 6].map(async (i) => (await jobs.get(started[i]!.id)).error?.type));
-    assert.deepEqual(errorTypes, [ErrorType.InsufficientFunds, ErrorType.UnknownAccount, ErrorType.CurrencyMismatch]);
+    assert.deepEqual(errorTypes, [ProcessPaymentErrorType.InsufficientFunds, ProcessPaymentErrorType.UnknownAccount, ProcessPaymentErrorType.CurrencyMismatch]);
   });
 });

@@ -10,8 +10,8 @@ import { msToNumber } from '../../src/shared/sdk-internals';
 import { createActivities } from '../../src/activities';
 import { outboxFileFor } from '../../src/activities/email';
 import { JobClient } from '../../src/client/job-client';
-import { sendEmailJob, type SendEmailResult } from '../../src/jobs/send-email';
-import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
+import { SendEmailErrorType, sendEmailJob, type SendEmailResult } from '../../src/jobs/send-email';
+import { InvalidPayloadError } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { createTestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { testActivityDeps } from '../helpers/worker';
@@ -120,12 +120,12 @@ describe('send-email job (time-skipping)', function () {
     assert.ok(err instanceof WorkflowFailedError);
     assert.ok(err.cause instanceof ActivityFailure);
     assert.ok(err.cause.cause instanceof ApplicationFailure);
-    assert.equal(err.cause.cause.type, ErrorType.SmtpRejected);
+    assert.equal(err.cause.cause.type, SendEmailErrorType.SmtpRejected);
     assert.equal(smtp.attempts(), 1);
     const record = await jobs.get(id);
     assert.equal(record.status, 'failed');
     assert.equal(record.attempts, 1);
-    assert.equal(record.error?.type, ErrorType.SmtpRejected);
+    assert.equal(record.error?.type, SendEmailErrorType.SmtpRejected);
     assert.ok(record.failedAt);
   });
 
@@ -140,7 +140,7 @@ describe('send-email job (time-skipping)', function () {
     const jobs = new JobClient(env.client, { catalog, taskQueue });
     const { id, handle } = await jobs.enqueue('send-email', payload, { id: uniqueId('job') });
     const result = await worker.runUntil(async () => {
-      for (let record = await jobs.get(id); record.error?.type !== ErrorType.SmtpConfig; record = await jobs.get(id)) {
+      for (let record = await jobs.get(id); record.error?.type !== SendEmailErrorType.SmtpConfig; record = await jobs.get(id)) {
         assert.ok(record.status === 'running' || record.status === 'retrying', `still ${record.status}`);
         await new Promise((r) => setTimeout(r, 50));
       }

@@ -13,7 +13,7 @@ import { ledgerSteps } from '../../src/db/ledger';
 import { deadLetterWorkflowId } from '../../src/catalog/dead-letter';
 import type { SyncDataResult } from '../../src/jobs/sync-data';
 import { syncDataPayload } from '../../src/jobs/payloads/sync-data';
-import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
+import { InvalidPayloadError } from '../../src/shared/errors';
 import { deadLetterEntriesQuery } from '../../src/workflow/dead-letter';
 import { jobStateMemoKey, type JobState } from '../../src/workflow/job-state';
 import { requestStopSignal, setPageSizeSignal } from '../../src/workflows/sync-data';
@@ -22,6 +22,7 @@ import { createTestWorker, type TestWorker, startJobsTestEnv, stopJobsTestEnv, u
 import { makeRecords, startSyncSource, type TestSyncSource } from '../helpers/sync-source';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 import { catalog } from '../../src/jobs/catalog';
+import { SyncDataErrorType } from '../../src/jobs/sync-data';
 
 type SyncPage = (input: SyncPageInput) => Promise<SyncPageResult>;
 
@@ -113,14 +114,14 @@ describe('sync-data job (time-skipping)', function () {
     assert.ok(err instanceof WorkflowFailedError);
     assert.ok(err.cause instanceof ActivityFailure);
     assert.ok(err.cause.cause instanceof ApplicationFailure);
-    assert.equal(err.cause.cause.type, ErrorType.SyncRejected);
+    assert.equal(err.cause.cause.type, SyncDataErrorType.SyncRejected);
     assert.equal(requestsOf(source).length, 1);
     const record = await jobs.get(id);
     assert.equal(record.status, 'failed');
-    assert.equal(record.error?.type, ErrorType.SyncRejected);
+    assert.equal(record.error?.type, SyncDataErrorType.SyncRejected);
     const entry = entries.find((e) => e.id === id);
     assert.equal(entry?.status, 'dead-lettered');
-    assert.equal(entry?.error.type, ErrorType.SyncRejected);
+    assert.equal(entry?.error.type, SyncDataErrorType.SyncRejected);
     assert.deepEqual(await storedIds(source), []);
   });
 
