@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import type { temporal } from '@temporalio/proto';
 import type { Catalog } from '../catalog/catalog';
 import { readCreatedAt } from '../catalog/created-at';
 import { deadLetterWorkflowId, normaliseFailureMessage } from '../catalog/dead-letter';
 import { startJob } from '../catalog/start-job';
 import { validatePatchedPayload, validatePayload } from '../catalog/validate';
+import { activityAttempts } from '../shared/attempts';
 import { ErrorType, JobsError, nonRetryable } from '../shared/errors';
 import type { DeadLetterInput } from '../workflow/dead-letter-entries';
 
@@ -39,20 +39,6 @@ export interface DeadLetterDeps {
   taskQueue: string;
   /** The job types, to validate a redrive's payload and find its definition. */
   catalog: Catalog;
-}
-
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-
-/** Attempts of the activity with this ID in a run's history: the attempt its last start recorded. */
-export function activityAttempts(events: HistoryEvent[], activityId: string): number {
-  let scheduledEventId: number | undefined;
-  let attempts = 0;
-  for (const e of events) {
-    if (e.activityTaskScheduledEventAttributes?.activityId === activityId) scheduledEventId = Number(e.eventId);
-    const started = e.activityTaskStartedEventAttributes;
-    if (started && Number(started.scheduledEventId) === scheduledEventId) attempts = started.attempt ?? attempts;
-  }
-  return attempts;
 }
 
 /** The fingerprint of a failure: the error type plus its normalised message, hashed short. */

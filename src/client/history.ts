@@ -1,7 +1,7 @@
 import { isGrpcServiceError, type Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { decodePayload } from './decode';
-import { attemptsEventId } from './job-record';
+import { attemptsEventId } from '../shared/attempts';
 
 /** One event of a workflow history, as the service returns it. */
 export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;

@@ -1,5 +1,4 @@
 import type { WorkflowExecutionDescription } from '@temporalio/client';
-import { optionalTsToMs } from '../shared/sdk-internals';
 import type { temporal } from '@temporalio/proto';
 import type { Catalog } from '../catalog/catalog';
 import { jobMaxAttempts } from '../catalog/define-job';
@@ -7,7 +6,7 @@ import { jobTypeSearchAttribute } from '../catalog/job-type-attribute';
 import type { StallReason } from '../shared/job-metrics';
 import { stallReason, type FailureLike } from '../shared/stall';
 import type { JobProgress, JobState } from '../workflow/job-state';
-import { localActivityAttempt } from './local-activity-marker';
+import { attemptsInTail, isAttemptRunning, pendingAttemptsBegun } from '../shared/attempts';
 
 /**
  * Where a job is in its life; see docs/job-lifecycle.md.
@@ -117,7 +116,7 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
     type: jobTypeOf(description, catalog),
     payload,
     status,
-    attempts: pending ? attemptsBegun(pending) : lastStartedAttempt(tail),
+    attempts: pending ? pendingAttemptsBegun(pending) : attemptsInTail(tail),
     maxAttempts: maxAttemptsOf(description, state, pending, catalog),
     createdAt: (createdAt ?? description.startTime).toISOString(),
   };
@@ -133,18 +132,6 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
     if (state.run !== undefined) record.run = state.run;
   }
   return record;
-}
-
-/**
- * The event ID of the activity start that a record's attempts come from: for a failed job, the
- * start of the activity whose failure failed it (not a compensation or the dead-letter hand-off
- * after it); otherwise the newest activity start. `undefined` when `tail` does not reach it yet.
- */
-export function attemptsEventId(tail: HistoryEvent[]): number | undefined {
-  const failedBy = tail[0]?.workflowExecutionFailedEventAttributes?.failure?.activityFailureInfo?.startedEventId;
-  if (failedBy) return Number(failedBy);
-  const started = tail.find((e) => e.activityTaskStartedEventAttributes);
-  return started ? Number(started.eventId) : undefined;
 }
 
 /** Temporal's closed execution statuses, as job statuses: the one mapping of the two. */
@@ -168,32 +155,8 @@ function statusOf(description: WorkflowExecutionDescription, pending: PendingAct
   const closed = closedStatuses[description.status.name];
   if (closed) return closed;
   if (description.executionTime && description.executionTime > now && description.historyLength <= 1) return 'scheduled';
-  if (pending?.lastFailure && !isStarted(pending)) return 'retrying';
+  if (pending?.lastFailure && !isAttemptRunning(pending)) return 'retrying';
   return 'running';
-}
-
-/**
- * Whether the pending activity's current attempt is running, as opposed to waiting out a retry
- * delay. Servers report the wait differently (SCHEDULED, or a completion newer than the last start),
- * so both are checked.
- */
-function isStarted(pending: PendingActivity): boolean {
-  const state = pending.state as unknown;
-  if (state !== 2 && state !== 'PENDING_ACTIVITY_STATE_STARTED') return false;
-  const started = optionalTsToMs(pending.lastStartedTime);
-  const completed = optionalTsToMs(pending.lastAttemptCompleteTime);
-  return started === undefined || completed === undefined || started > completed;
-}
-
-function attemptsBegun(pending: PendingActivity): number {
-  const attempt = pending.attempt ?? 1;
-  return isStarted(pending) ? attempt : attempt - 1;
-}
-
-function lastStartedAttempt(tail: HistoryEvent[]): number {
-  const id = attemptsEventId(tail);
-  if (id === undefined) return localActivityAttempt(tail) ?? 0;
-  return tail.find((e) => Number(e.eventId) === id)?.activityTaskStartedEventAttributes?.attempt ?? 0;
 }
 
 function closingError(tail: HistoryEvent[]): JobError | undefined {
