@@ -21,6 +21,14 @@ export interface HandOffInput {
   failedActivityId?: string;
 }
 
+/** What {@link handOffToDeadLetter} did: the DLQ that holds the job now, and the failure's group there. */
+export interface HandOffResult {
+  /** The workflow ID of the job type's DLQ. */
+  dlqWorkflowId: string;
+  /** The failure's fingerprint (see {@link failureFingerprint}). Unset in histories from before it was returned. */
+  fingerprint?: string;
+}
+
 /** Input of {@link restartJob}. */
 export interface RestartJobInput {
   type: string;
@@ -76,7 +84,7 @@ export function createDeadLetterActivities({ client, taskQueue, catalog }: DeadL
      * Hands a job that failed for good to its type's DLQ workflow with signal-with-start, so the
      * DLQ need not exist beforehand. Retried until it succeeds; the DLQ ignores a repeat of the same run.
      */
-    handOffToDeadLetter: (input: HandOffInput): Promise<{ dlqWorkflowId: string }> => cancellable(async () => {
+    handOffToDeadLetter: (input: HandOffInput): Promise<HandOffResult> => cancellable(async () => {
       const entry: DeadLetterInput = {
         id: input.id,
         type: input.type,
@@ -89,8 +97,10 @@ export function createDeadLetterActivities({ client, taskQueue, catalog }: DeadL
       };
       const dlqWorkflowId = deadLetterWorkflowId(taskQueue, input.type);
       await startDeadLetterQueue(client, taskQueue, input.type, entry);
-      Context.current().log.info('job:dead-lettered', { jobId: input.id, jobType: input.type, dlq: dlqWorkflowId, fingerprint: entry.fingerprint });
-      return { dlqWorkflowId };
+      // The job's interceptor logs job:dead-lettered once, with what this returns; this line is for
+      // following a hand-off's retries.
+      Context.current().log.debug('dlq:handed-off', { jobId: input.id, jobType: input.type, dlq: dlqWorkflowId, fingerprint: entry.fingerprint });
+      return { dlqWorkflowId, fingerprint: entry.fingerprint };
     }),
 
     /** Starts a dead-lettered job again under its own ID (the one path that may reuse a failed ID). */

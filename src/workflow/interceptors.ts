@@ -75,7 +75,7 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
       log.error('job:failed', { ...fields, errorType: cause.type, error: cause.message });
       // Compensation already ran inside the job's workflow; the hand-off must finish even if the
       // job is cancelled meanwhile, or the failure would be lost.
-      await CancellationScope.nonCancellable(() =>
+      const handedOff = await CancellationScope.nonCancellable(() =>
         handOffToDeadLetter({
           id: info.workflowId,
           type,
@@ -85,7 +85,7 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
           failedActivityId: err instanceof ActivityFailure ? err.activityId : undefined,
         }),
       );
-      log.warn('job:dead-lettered', { ...fields, errorType: cause.type });
+      log.warn('job:dead-lettered', { ...fields, errorType: cause.type, dlq: handedOff.dlqWorkflowId, fingerprint: handedOff.fingerprint });
       countJob(jobMetrics.deadLettered, type, { error_type: errorType });
       throw err;
     }
