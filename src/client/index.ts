@@ -1,5 +1,6 @@
 // The client entry point (`durable-jobs` and `durable-jobs/client`): the typed client for
-// enqueueing jobs and reading them back, typed by the catalog it is given.
+// enqueueing jobs and reading them back, typed by the catalog it is given, and the library error
+// classes its calls throw (src/shared/errors.ts, DeadLetterError, the catalog errors, MissingSearchAttributeError).
 export { JobClient, type EnqueueOptions, type EnqueueResult, type JobClientOptions, type JobClientConnectOptions } from './job-client';
 export { JobSchedules, type CreateScheduleOptions, type ScheduleSummary } from './schedules';
 export { DeadLetterQueue, DeadLetterError, type DeadLetterListOptions, type RedriveOptions, type RedriveOutcome } from './dead-letters';
@@ -8,3 +9,4 @@ export type { JobSummary, ListJobsOptions } from './job-list';
 export { prepareJob, type PreparedJob } from '../catalog/prepare-job';
 export * from '../catalog';
 export * from '../shared/errors';
+export { MissingSearchAttributeError } from '../shared/missing-search-attribute';
