@@ -86,6 +86,7 @@ export function servedQueues(options: Pick<CreateWorkerOptions, 'catalog' | 'typ
  */
 export async function createWorker<S extends PayloadSchemas>(options: CreateWorkerOptions<S>): Promise<CreatedWorker> {
   const config = resolveConfig(options.config);
+  options.checkSettings?.(config);
   const plans = servedQueues(options, config);
   checkWorkflowExports(options.workflowsPath, options.catalog);
   const opened: { close(): Promise<void> }[] = [];
