@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { JobClient } from '../src/client/job-client';
 import type { ServerKind } from './servers';
 import type { WorkerKind } from './workers';
+import { catalog } from '../src/jobs/catalog';
 
 /** The scenarios `npm run bench` knows, in the order it interleaves them. */
 export const scenarioNames = ['ceiling', 'baseline', 'ours', 'ours-failures', 'ours-eager'] as const;
@@ -41,7 +42,7 @@ async function plainClient(address: string, start: (client: Client, id: string) 
 
 /** Our client: `JobClient.enqueue('noop', …)`, so validation, ID policy, memo and search attribute all apply. */
 async function jobClient(address: string, taskQueue: string, payload: (index: number) => { failAttempts?: number }): Promise<ScenarioClient> {
-  const jobs = await JobClient.connect({ temporalAddress: address, namespace: 'default', taskQueue });
+  const jobs = await JobClient.connect({ catalog, temporalAddress: address, namespace: 'default', taskQueue });
   return {
     enqueue: async (id, index) => void (await jobs.enqueue('noop', payload(index), { id })),
     close: () => jobs.close(),

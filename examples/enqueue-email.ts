@@ -1,11 +1,12 @@
 // A client script: enqueue a send-email job, then wait for it and print its record.
 //   npx tsx examples/enqueue-email.ts ada@example.com
-// In your own project, import from 'durable-jobs' instead of '../src/client'.
+// In your own project, import from 'durable-jobs' instead of '../src/client', and your own catalog.
 import { InvalidPayloadError, JobClient } from '../src/client';
+import { catalog } from '../src/jobs/catalog';
 
 async function main(): Promise<void> {
   const to = process.argv[2] ?? 'ada@example.com';
-  const jobs = await JobClient.connect();
+  const jobs = await JobClient.connect({ catalog }); // typed by the catalog: payload inferred
   try {
     const { id, existed, handle } = await jobs.enqueue(
       'send-email',

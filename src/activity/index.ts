@@ -3,6 +3,7 @@
 export { withRetrySchedule, toScheduledFailure } from './retry-schedule';
 export { parseRetryAfter } from './retry-after';
 export { whileHeartbeating, heartbeatEveryMs } from './heartbeat';
+export { checkpoint, lastCheckpoint } from './checkpoint';
 export { parseJobPayload } from './job-payload';
 export { runOnce, recordedResult, ledgerSteps, type LedgerDatabase, type LedgerKey, type OnceResult } from '../db/ledger';
 export { delayAfterAttempt as nextRetryDelay, maxAttempts } from '../shared/retry';

@@ -20,6 +20,7 @@ export const worker = defineWorker({
     migrations: builtInMigrations,
     seed: async (db) => void (await seedDemoAccounts(db as Db)),
   },
+  checkSettings: (config) => void loadBuiltInSettings(config.dataDir),
   activities: ({ db, config }) => {
     const settings = loadBuiltInSettings(config.dataDir);
     return createActivities({

@@ -59,7 +59,7 @@ export interface JobTestKit<S extends PayloadSchemas> {
   failActivity(name: string, failure?: InjectedFailure): void;
   /** Enqueues a job, runs the worker until it closes (completed, failed and dead-lettered, or cancelled), and returns its record. */
   runJob<T extends keyof S & string>(type: T, payload: z.input<S[T]>, options?: EnqueueOptions): Promise<JobRecord>;
-  /** Runs the worker while `fn` runs; resolves to its value. */
+  /** Runs `fn` with the kit's client (the workers run from start to close); resolves to its value. */
   run<R>(fn: (client: JobClient<S>) => Promise<R>): Promise<R>;
   /** The DLQ entry of a job, waiting briefly for its hand-off; `undefined` if none arrives. */
   deadLetter(id: string, timeoutMs?: number): Promise<DeadLetterEntry | undefined>;
@@ -80,6 +80,7 @@ export async function startJobTestKit<S extends PayloadSchemas>(options: JobTest
   let dir: string | undefined;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
   let db: Kysely<any> | undefined;
+  let stop: (() => Promise<void>) | undefined;
   try {
     if (options.database) {
       dir = await mkdtemp(path.join(os.tmpdir(), 'durable-jobs-kit-'));
@@ -90,9 +91,15 @@ export async function startJobTestKit<S extends PayloadSchemas>(options: JobTest
     const failures = new Map<string, Required<InjectedFailure>>();
     const activities = withInjectedFailures(given as Record<string, unknown>, failures);
     const bundle: WorkflowBundleWithSourceMap = await bundleJobWorkflows(options.workflowsPath);
-    const worker = await createJobTestWorker(env, bundle, { catalog: options.catalog, activities, taskQueue });
+    const { workers } = await createJobTestWorker(env, bundle, { catalog: options.catalog, activities, taskQueue });
+    // The workers run for the kit's whole life (a worker that has shut down cannot run again).
+    const running = Promise.allSettled(workers.map((w) => w.run()));
+    stop = async () => {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await running;
+    };
     const client = new JobClient<S>(env.client, { taskQueue, catalog: options.catalog });
-    const run = <R>(fn: (c: JobClient<S>) => Promise<R>) => worker.runUntil(() => fn(client));
+    const run = <R>(fn: (c: JobClient<S>) => Promise<R>) => fn(client);
     return {
       env,
       client,
@@ -122,12 +129,14 @@ export async function startJobTestKit<S extends PayloadSchemas>(options: JobTest
         return ledgerSteps(db, jobId);
       },
       close: async () => {
+        await stop?.();
         await db?.destroy();
         if (dir) await rm(dir, { recursive: true, force: true });
         await env.teardown();
       },
     };
   } catch (err) {
+    await stop?.().catch(() => {});
     await db?.destroy().catch(() => {});
     if (dir) await rm(dir, { recursive: true, force: true });
     await env.teardown().catch(() => {});

@@ -13,6 +13,7 @@ import { ConfigError, describe } from '../shared/errors';
 import { dataConverterFor } from '../shared/data-converter';
 import { ensureSearchAttributes } from '../shared/ensure-search-attributes';
 import { connectionOptions } from '../shared/temporal-connection';
+import { checkWorkflowExports } from './check-workflows';
 import type { WorkerDefinition } from './define-worker';
 import { workerTuning } from './tuning';
 
@@ -85,7 +86,9 @@ export function servedQueues(options: Pick<CreateWorkerOptions, 'catalog' | 'typ
  */
 export async function createWorker<S extends PayloadSchemas>(options: CreateWorkerOptions<S>): Promise<CreatedWorker> {
   const config = resolveConfig(options.config);
+  options.checkSettings?.(config);
   const plans = servedQueues(options, config);
+  checkWorkflowExports(options.workflowsPath, options.catalog);
   const opened: { close(): Promise<void> }[] = [];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
   let db: Kysely<any> | undefined;

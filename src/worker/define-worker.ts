@@ -44,6 +44,12 @@ export interface WorkerDefinition<S extends PayloadSchemas = PayloadSchemas> {
   activities?: object | ((context: ActivityContext) => object | Promise<object>);
   /** The jobs database, when the activities need one (`runOnce`, the catalog's tables). Its URL is `DATABASE_URL`. @defaultValue none: no database is opened */
   database?: DatabaseDefinition;
+  /**
+   * Reads and checks the definition's own settings (its environment variables) at start, before
+   * anything connects, so a bad one stops the worker at once with a message naming it (throw a
+   * `ConfigError`). @defaultValue none
+   */
+  checkSettings?: (config: Config) => void;
   /** Lines `npm start` prints once the worker runs, e.g. how to enqueue a first job. @defaultValue none */
   banner?: (config: Config) => string[];
 }

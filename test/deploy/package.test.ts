@@ -22,12 +22,13 @@ describe('the package', () => {
     assert.match(readFileSync(path.join(repoRoot, pkg.types), 'utf8'), /JobClient/);
   });
 
-  it('keeps @temporalio/testing a development dependency, loaded lazily by the one runtime path that needs it', () => {
-    assert.ok(pkg.devDependencies['@temporalio/testing']);
-    assert.equal(pkg.dependencies['@temporalio/testing'], undefined);
+  it('ships @temporalio/testing for the test kit alone: the client and worker never load it', () => {
+    // The kit (durable-jobs/testing) needs it at run time, so it is a dependency; nothing else imports it.
+    assert.ok(pkg.dependencies['@temporalio/testing']);
+    assert.equal(pkg.devDependencies['@temporalio/testing'], undefined);
     const staticImports = sourceFiles(path.join(repoRoot, 'src')).filter((f) => /from '@temporalio\/testing'/.test(readFileSync(f, 'utf8')));
-    // Only the time-skipping test server provisioning (used by tests and `npm run provision`) imports it statically.
-    assert.deepEqual(staticImports.map((f) => path.relative(repoRoot, f)), ['src/provision/test-server.ts']);
+    const outside = staticImports.map((f) => path.relative(repoRoot, f)).filter((f) => !f.startsWith('src/testing/') && f !== 'src/provision/test-server.ts');
+    assert.deepEqual(outside, [], 'only the test kit and the time-skipping server provisioning import it');
   });
 
   it('imports SDK internals (@temporalio/*/lib/…) only through src/shared/sdk-internals.ts', () => {

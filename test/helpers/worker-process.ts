@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../src/shared/config';
 import { startDevServer, type DevServer } from '../../src/worker/dev-server';
 import { repoRoot } from './env';
 import { freePort, startProcess, type Started } from './processes';
+import { catalog } from '../../src/jobs/catalog';
 
 /** A Temporal dev server process that persists to a SQLite file, so that it can be stopped and started again. */
 export interface TestTemporal {
@@ -77,7 +78,7 @@ export async function startWorkerProcess(env: WorkerEnv): Promise<Started> {
 
 /** A job client on the test cluster and task queue. */
 export function jobClientFor(env: WorkerEnv): Promise<JobClient> {
-  return JobClient.connect({ temporalAddress: env.temporal.address, taskQueue: env.taskQueue });
+  return JobClient.connect({ catalog, temporalAddress: env.temporal.address, taskQueue: env.taskQueue });
 }
 
 /** Kills a worker process that a test left running (SIGKILL), and waits for it. */

@@ -7,6 +7,7 @@ import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { Worker } from '@temporalio/worker';
 import { JobClient } from '../../src/client/job-client';
+import { catalog } from '../../src/jobs/catalog';
 import type { DoctorReport } from '../../src/client/doctor';
 import { loadConfig, type Config } from '../../src/shared/config';
 import { ensureSearchAttributes } from '../../src/shared/ensure-search-attributes';
@@ -71,7 +72,7 @@ describe('bring your own Temporal: a server without the JobType search attribute
       assert.ok(ran.stderr.includes(createCommand) && ran.stderr.includes(cloudCommand), ran.stderr);
       assert.doesNotMatch(ran.stderr, /^\s+at /m, 'no stack trace');
     }
-    const jobs = await JobClient.connect({ temporalAddress: server.address, namespace, taskQueue });
+    const jobs = await JobClient.connect({ catalog, temporalAddress: server.address, namespace, taskQueue });
     try {
       await assert.rejects(jobs.enqueue('noop', {}), (err: unknown) => {
         assert.ok(err instanceof MissingSearchAttributeError);
@@ -124,7 +125,7 @@ describe('bring your own Temporal: a server without the JobType search attribute
       assert.equal((await customAttributes('default')).JobType, undefined, 'only on the worker\'s namespace');
       const enqueued = await ctl(['enqueue', 'noop', '{}', '--id', uniqueId('noop-ctl')], { ENCRYPTION_KEYS: key });
       assert.equal(enqueued.code, 0, enqueued.stderr);
-      const jobs = await JobClient.connect({ temporalAddress: server.address, namespace, taskQueue, encryptionKeys: key });
+      const jobs = await JobClient.connect({ catalog, temporalAddress: server.address, namespace, taskQueue, encryptionKeys: key });
       try {
         const { id, handle } = await jobs.enqueue('noop', {});
         await runWorkersUntil(created.workers, Promise.all([handle.result(), jobs.temporal.workflow.getHandle(enqueued.stdout.trim()).result()]));
@@ -148,7 +149,7 @@ describe('bring your own Temporal: a server without the JobType search attribute
     try {
       const [withKey, withoutKey] = await runWorkersUntil(created.workers, (async () => {
         // Only once the queue's pollers are in: the doctor must not race the workers' first poll.
-        const jobs = await JobClient.connect({ temporalAddress: server.address, namespace, taskQueue, encryptionKeys: key });
+        const jobs = await JobClient.connect({ catalog, temporalAddress: server.address, namespace, taskQueue, encryptionKeys: key });
         try {
           await (await jobs.enqueue('noop', {})).handle.result();
         } finally {

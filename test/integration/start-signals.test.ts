@@ -10,6 +10,7 @@ import { repoRoot, uniqueId } from '../helpers/env';
 import { freePort, startProcess, type Started } from '../helpers/processes';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
 import { killIfRunning, until } from '../helpers/worker-process';
+import { catalog } from '../../src/jobs/catalog';
 
 const payload = { to: 'ada@example.com', subject: 'Impatient', body: 'Ctrl-C twice', userId: 'u-signals' };
 
@@ -64,7 +65,7 @@ describe('npm start under repeated and fatal signals', function () {
 
   it('a second Ctrl-C during a long drain stops the dev server and exits; the next start is clean and finishes the job', async () => {
     const first = await start();
-    const jobs = await JobClient.connect({ temporalAddress: `127.0.0.1:${grpcPort}`, taskQueue: env.TEMPORAL_TASK_QUEUE });
+    const jobs = await JobClient.connect({ catalog, temporalAddress: `127.0.0.1:${grpcPort}`, taskQueue: env.TEMPORAL_TASK_QUEUE });
     try {
       const { id } = await jobs.enqueue('send-email', payload, { id: uniqueId('twice') });
       await until('the attempt is in the middle of its SMTP transaction', () => smtp.holding() === 1);
@@ -83,7 +84,7 @@ describe('npm start under repeated and fatal signals', function () {
       const second = await start();
       assert.doesNotMatch(second.output(), /stopped the dev server/);
       await jobs.close();
-      const again = await JobClient.connect({ temporalAddress: `127.0.0.1:${grpcPort}`, taskQueue: env.TEMPORAL_TASK_QUEUE });
+      const again = await JobClient.connect({ catalog, temporalAddress: `127.0.0.1:${grpcPort}`, taskQueue: env.TEMPORAL_TASK_QUEUE });
       try {
         await until(`job ${id} completes`, async () => (await again.get(id)).status === 'completed', 180_000);
       } finally {

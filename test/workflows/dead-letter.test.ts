@@ -139,7 +139,7 @@ describe('dead-letter queue (real dev server)', function () {
       assert.throws(() => jobs.deadLetters.patchedPayload(group[0]!, { to: 'not-an-address' }), (err: unknown) => err instanceof InvalidPayloadError && /payload\.to/.test(err.message));
       await assert.rejects(jobs.deadLetters.redriveMany(group, { patch: { subject: '' } }), /payload\.subject/);
       assert.ok((await mine(ids)(jobs)).every((e) => e.status === 'dead-lettered'), 'a bad patch restarted nothing');
-      // A caller that skips the client's check meets the DLQ workflow's own validator (schemas loaded lazily in the sandbox).
+      // A caller that skips the client's check meets the worker's: the DLQ's restart activity validates against the catalog, and the update fails.
       const dlq = env.client.workflow.getHandle(deadLetterWorkflowId(jobs.taskQueue, 'send-email'));
       await assert.rejects(dlq.executeUpdate(redriveUpdate, { args: [{ id: ids[0]!, patch: { to: 'not-an-address' } }] }), (err: unknown) => {
         const cause = (err as { cause?: { message?: string; type?: string } }).cause;

@@ -23,6 +23,7 @@ import { makeRecords, startSyncSource, type TestSyncSource } from '../helpers/sy
 import { createActivities, testActivityDeps } from '../helpers/worker';
 import { catalog } from '../../src/jobs/catalog';
 import { SyncDataErrorType } from '../../src/jobs/sync-data';
+import { jobStartOptions } from '../../src/catalog/start-job';
 
 type SyncPage = (input: SyncPageInput) => Promise<SyncPageResult>;
 
@@ -182,7 +183,9 @@ describe('sync-data job (time-skipping)', function () {
     });
     id = rest.id;
     const payload = syncDataPayload.parse({ source, pageSize: 2, pagesPerRun: 2 });
-    const handle = await env.client.workflow.start('syncDataWorkflow', { taskQueue, workflowId: id, args: [payload], memo: { owner: 'team-a' } });
+    // Started as the client starts a job (its JobType, by which the job knows its type), plus a memo of the caller's own.
+    const { workflowType, memo, ...start } = jobStartOptions({ definition: catalog.definition('sync-data')!, payload, taskQueue });
+    const handle = await env.client.workflow.start(workflowType, { ...start, workflowId: id, memo: { ...memo, owner: 'team-a' } });
     const result = (await worker.runUntil(handle.result())) as SyncDataResult;
 
     assert.deepEqual(result, { source, pages: 6, records: 20, runs: 3, finished: 'exhausted', nextCursor: null });

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { catalog } from '../../src/jobs/catalog';
+import { ConfigError } from '../../src/shared/errors';
+import { checkWorkflowExports } from '../../src/worker/check-workflows';
+
+describe('checkWorkflowExports', () => {
+  it('accepts the built-in workflows module', () => {
+    checkWorkflowExports(require.resolve('../../src/workflows'), catalog);
+  });
+
+  it("names each catalog job's workflow and the DLQ that the module does not export", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'workflows-'));
+    const file = path.join(dir, 'workflows.js');
+    await writeFile(file, 'exports.sendEmailWorkflow = async () => {};\n');
+    assert.throws(
+      () => checkWorkflowExports(file, catalog),
+      (err: unknown) =>
+        err instanceof ConfigError &&
+        /exports no processPaymentWorkflow, the workflow of job type process-payment/.test(err.message) &&
+        /exports no deadLetterWorkflow, the workflow of the dead-letter queue/.test(err.message) &&
+        !/exports no sendEmailWorkflow/.test(err.message),
+    );
+  });
+
+  it('leaves a module that cannot load outside the sandbox to the SDK', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'workflows-'));
+    const file = path.join(dir, 'workflows.js');
+    await writeFile(file, "throw new Error('needs the workflow sandbox');\n");
+    checkWorkflowExports(file, catalog);
+  });
+});
