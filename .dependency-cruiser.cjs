@@ -1,8 +1,10 @@
 // The layering rules of durable-jobs, checked by `npm run lint` (dependency-cruiser). The layers,
 // bottom up: src/shared ← src/db (the ledger) ← src/catalog ← src/workflow, src/activity ←
-// src/client, src/worker, src/testing; the built-in catalog (src/jobs with its database, src/workflows,
-// src/activities) sits on top, written against the library like a user's catalog would be. eslint.config.mjs keeps the workflow sandbox rules a user
-// can reuse (no Node built-ins, no process, no setTimeout); the layer rules live here.
+// src/client, src/worker, src/testing; the built-in catalog (src/jobs with its database,
+// src/workflows, src/activities) sits on top, written against the library like a user's catalog
+// would be. The workflow sandbox rules a user can reuse (no Node built-ins, no process, no
+// setTimeout) stay ESLint's (lint/workflow-rules.cjs); the layer rules live here, and
+// test/deploy/layering.test.ts shows each one firing.
 
 /** The library itself: it knows job types only through the catalog it is given. */
 const core = '^src/(catalog|workflow|activity|client|worker|shared|testing|db|provision)/';
@@ -20,6 +22,16 @@ const workflowCode = [
   // The job definitions and the plain data they share; not the catalog, worker and settings modules
   // that gather the schemas and activities, nor payloads/ (zod) and database/ (Kysely).
   '^src/jobs/(?!(catalog|worker|settings)[.]ts$)[^/]+[.]ts$',
+];
+
+/** Modules that workflow code imports as types only: zod and fflate, and the modules that carry zod. */
+const heavyModules = [
+  '(^|/)node_modules/(zod|fflate)/',
+  '^src/jobs/payloads/',
+  '^src/jobs/(catalog|worker|settings)[.]ts$',
+  '^src/jobs/database/',
+  '^src/catalog/(catalog|validate|prepare-job)[.]ts$',
+  '^src/shared/limits[.]ts$',
 ];
 
 module.exports = {
@@ -88,24 +100,14 @@ module.exports = {
       comment:
         'The SDK evaluates every module workflow code imports again for each job: zod (and the payload schemas, the catalog, the validation that carry it) is imported as a type only, and fflate is loaded on first use through src/workflow/lazy-modules.ts alone (docs/performance.md).',
       from: { path: workflowCode, pathNot: '^src/workflow/lazy-modules[.]ts$' },
-      to: {
-        path: [
-          '(^|/)node_modules/(zod|fflate)/',
-          '^src/jobs/payloads/',
-          '^src/jobs/(catalog|worker|settings)[.]ts$',
-          '^src/jobs/database/',
-          '^src/catalog/(catalog|validate|prepare-job)[.]ts$',
-          '^src/shared/limits[.]ts$',
-        ],
-        dependencyTypesNot: ['type-only'],
-      },
+      to: { path: heavyModules, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'workflow-lazy-modules-fflate-only',
       severity: 'error',
-      comment: 'src/workflow/lazy-modules.ts loads fflate on first use; zod never enters workflow code, lazily or not.',
+      comment: 'src/workflow/lazy-modules.ts loads fflate on first use, and nothing else of that list: zod and the schemas never enter workflow code, lazily or not.',
       from: { path: '^src/workflow/lazy-modules[.]ts$' },
-      to: { path: '(^|/)node_modules/zod/', dependencyTypesNot: ['type-only'] },
+      to: { path: heavyModules, pathNot: '(^|/)node_modules/fflate/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'workflow-code-no-node-built-ins',

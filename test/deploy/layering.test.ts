@@ -27,6 +27,8 @@ const probes: Probe[] = [
   { file: 'src/client/probe-cycle-b.ts', source: "import type { A } from './probe-cycle-a';\nexport type B = A | 1;\n", rule: 'no-circular' },
   { file: 'src/client/probe-built-in.ts', source: "import { catalog } from '../jobs/catalog';\nexport const c = catalog;\n", rule: 'core-not-to-built-ins' },
   { file: 'src/worker/probe-built-in.ts', source: "import type { Activities } from '../activities';\nexport type A = Activities;\n", rule: 'core-not-to-built-ins' },
+  // The worker's entry points load the built-in catalog and worker through package.json, never by import.
+  { file: 'src/worker/start.ts', source: "\nimport '../jobs/worker';\n", append: true, rule: 'core-not-to-built-ins' },
   { file: 'src/db/probe-built-in.ts', source: "import type { Db } from '../jobs/database/schema';\nexport type D = Db;\n", rule: 'core-not-to-built-ins' },
   { file: 'src/cluster/probe-built-in.ts', source: "import { catalog } from '../jobs/catalog';\nexport const c = catalog;\n" },
   { file: 'bench/probe-built-in.ts', source: "import { catalog } from '../src/jobs/catalog';\nexport const c = catalog;\n" },
@@ -42,6 +44,7 @@ const probes: Probe[] = [
   { file: 'src/jobs/probe-zod.ts', source: "import { z } from 'zod';\nexport const s = z.string();\n", rule: 'workflow-code-no-eager-heavy-modules' },
   { file: 'src/jobs/probe-zod-type.ts', source: "import type { z } from 'zod';\nexport type S = z.ZodString;\n" },
   { file: 'src/workflow/probe-fflate.ts', source: "import { unzlibSync } from 'fflate';\nexport const u = unzlibSync;\n", rule: 'workflow-code-no-eager-heavy-modules' },
+  { file: 'src/workflow/lazy-modules.ts', source: "\nimport { z } from 'zod';\nexport const probeZod = z;\n", append: true, rule: 'workflow-lazy-modules-fflate-only' },
   { file: 'src/workflows/probe-payload.ts', source: "import { sendEmailPayload } from '../jobs/payloads/send-email';\nexport const p = sendEmailPayload;\n", rule: 'workflow-code-no-eager-heavy-modules' },
   { file: 'src/workflows/probe-built-in-catalog.ts', source: "import { catalog } from '../jobs/catalog';\nexport const c = catalog;\n", rule: 'workflow-code-no-eager-heavy-modules' },
   { file: 'src/workflows/probe-built-in-worker.ts', source: "import { worker } from '../jobs/worker';\nexport const w = worker;\n", rule: 'workflow-code-no-eager-heavy-modules' },
