@@ -55,6 +55,15 @@ module.exports = {
       to: { path: builtIns },
     },
     {
+      name: 'built-ins-through-public-entry-points',
+      severity: 'error',
+      comment:
+        'The built-in job types use exactly the public API a user has: the package entry points (durable-jobs = src/client/index.ts, /workflow, /activity, /worker, /testing), never a library module behind them. ' +
+        'Import what is missing from an entry point, and export it there if a user would need it too.',
+      from: { path: builtIns },
+      to: { path: core, pathNot: '^src/(client|workflow|activity|worker|testing)/index[.]ts$' },
+    },
+    {
       name: 'core-not-to-app-tooling',
       severity: 'error',
       comment:

@@ -5,11 +5,11 @@ import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { SendEmailErrorType, sendEmailJob, type SendEmailResult } from '../jobs/send-email';
 import { sendEmailPayload } from '../jobs/payloads/send-email';
-import { describe, nonRetryable } from '../shared/errors';
-import { whileHeartbeating } from '../activity/heartbeat';
-import { parseJobPayload } from '../activity/job-payload';
+import { describe, nonRetryable } from '../activity';
+import { whileHeartbeating } from '../activity';
+import { parseJobPayload } from '../activity';
 import { renderBody } from './email-templates';
-import { withRetrySchedule } from '../activity/retry-schedule';
+import { withRetrySchedule } from '../activity';
 import { classifySmtpError } from './smtp-errors';
 
 /** What the email activities need from the outside world. */

@@ -2,8 +2,8 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { NoopErrorType, noopJob, type NoopResult } from '../jobs/noop';
 import { noopPayload } from '../jobs/payloads/noop';
-import { parseJobPayload } from '../activity/job-payload';
-import { withRetrySchedule } from '../activity/retry-schedule';
+import { parseJobPayload } from '../activity';
+import { withRetrySchedule } from '../activity';
 
 /** Input of the `runNoop` activity. */
 export interface RunNoopInput {

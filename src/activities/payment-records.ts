@@ -1,6 +1,6 @@
 // The process-payment tables (accounts, holds, double-entry postings), read and written inside a
 // ledger step's transaction: the bookkeeping that src/activities/payments.ts's steps are made of.
-import { ErrorType, nonRetryable } from '../shared/errors';
+import { ErrorType, nonRetryable } from '../activity';
 import type { AccountsTable, HoldsTable, Trx } from '../jobs/database/schema';
 import { ProcessPaymentErrorType, type ProcessPaymentPayload } from '../jobs/process-payment';
 

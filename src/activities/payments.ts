@@ -1,15 +1,15 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { sql } from 'kysely';
-import { runOnce } from '../db/ledger';
+import { runOnce } from '../activity';
 import type { Trx } from '../jobs/database/schema';
 import { ProcessPaymentErrorType, formatMinorUnits, processPaymentJob, type ProcessPaymentPayload } from '../jobs/process-payment';
 import { processPaymentPayload } from '../jobs/payloads/process-payment';
-import { ErrorType, describe, nonRetryable, retryable } from '../shared/errors';
+import { ErrorType, describe, nonRetryable, retryable } from '../activity';
 import type { ActivityDeps } from './deps';
 import { accountFor, holdOf, ownHold, post, setHoldStatus } from './payment-records';
-import { whileHeartbeating } from '../activity/heartbeat';
-import { parseJobPayload } from '../activity/job-payload';
-import { withRetrySchedule } from '../activity/retry-schedule';
+import { whileHeartbeating } from '../activity';
+import { parseJobPayload } from '../activity';
+import { withRetrySchedule } from '../activity';
 
 /** Input of every payment step: which job execution runs it, and on what payment. */
 export interface PaymentStepInput {

@@ -25,13 +25,13 @@ import { Context } from '@temporalio/activity';
 import type { Db } from '../jobs/database/schema';
 import { GenerateReportErrorType, generateReportJob, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
 import { generateReportPayload } from '../jobs/payloads/generate-report';
-import { describe, nonRetryable } from '../shared/errors';
+import { describe, nonRetryable } from '../activity';
 import type { ActivityDeps } from './deps';
 import { add, lineOf, loadCheckpoint, render, summarise, type Aggregate, type Period, type ReportCursor, type ReportHeartbeat } from './report-file';
 
 export type { ReportCursor, ReportHeartbeat } from './report-file';
-import { parseJobPayload } from '../activity/job-payload';
-import { withRetrySchedule } from '../activity/retry-schedule';
+import { parseJobPayload } from '../activity';
+import { withRetrySchedule } from '../activity';
 
 /** Input of `aggregateReportPages` and `discardReportFiles`. */
 export interface ReportPagesInput {

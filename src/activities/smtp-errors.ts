@@ -1,5 +1,5 @@
 import type { ApplicationFailure } from '@temporalio/common';
-import { ErrorType, describe, nonRetryable, retryable } from '../shared/errors';
+import { ErrorType, describe, nonRetryable, retryable } from '../activity';
 import { SendEmailErrorType } from '../jobs/send-email';
 
 /** Socket-level error codes that mean "try again later". */

@@ -1,14 +1,14 @@
-import { redact } from '../shared/redact';
+import { redact } from '../worker';
 import { z } from 'zod';
 import type { Trx } from '../jobs/database/schema';
-import { recordedResult, runOnce, type LedgerKey } from '../db/ledger';
+import { recordedResult, runOnce, type LedgerKey } from '../activity';
 import { SyncDataErrorType, maxSyncPageSize, syncDataJob } from '../jobs/sync-data';
 import { syncDataPayload, syncPageSize } from '../jobs/payloads/sync-data';
-import { ErrorType, describe, formatIssues, issuesFromZod, nonRetryable, retryable } from '../shared/errors';
+import { ErrorType, describe, formatIssues, issuesFromZod, nonRetryable, retryable } from '../activity';
 import type { ActivityDeps } from './deps';
-import { whileHeartbeating } from '../activity/heartbeat';
-import { parseRetryAfter } from '../activity/retry-after';
-import { withRetrySchedule } from '../activity/retry-schedule';
+import { whileHeartbeating } from '../activity';
+import { parseRetryAfter } from '../activity';
+import { withRetrySchedule } from '../activity';
 
 /** Tunables of the sync-source activities, mostly for tests. */
 export interface SyncSourceOptions {

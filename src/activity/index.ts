@@ -5,6 +5,6 @@ export { parseRetryAfter } from './retry-after';
 export { whileHeartbeating, heartbeatEveryMs } from './heartbeat';
 export { checkpoint, lastCheckpoint } from './checkpoint';
 export { parseJobPayload } from './job-payload';
-export { runOnce, recordedResult, ledgerSteps, type LedgerDatabase, type LedgerKey, type OnceResult } from '../db/ledger';
+export { runOnce, recordedResult, ledgerSteps, type LedgerDatabase, type LedgerKey, type LedgerTable, type OnceResult } from '../db/ledger';
 export { delayAfterAttempt as nextRetryDelay, maxAttempts } from '../shared/retry';
-export { nonRetryable, retryable, ErrorType, describe, type NamespacedErrorType } from '../shared/errors';
+export { nonRetryable, retryable, ErrorType, describe, formatIssues, issuesFromZod, type NamespacedErrorType } from '../shared/errors';

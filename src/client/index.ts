@@ -10,3 +10,5 @@ export { prepareJob, type PreparedJob } from '../catalog/prepare-job';
 export * from '../catalog';
 export * from '../shared/errors';
 export { MissingSearchAttributeError } from '../shared/missing-search-attribute';
+// Building blocks for payload schemas (zod): bounded header-safe text, cross-field checks, the job-ID alphabet.
+export { headerText, identifier, whenValid, jobIdPattern, maxJobIdLength, maxPayloadBytes, maxDelayMs } from '../shared/limits';

@@ -1,6 +1,6 @@
-import { ErrorType } from '../shared/errors';
-import { exponential, schedule } from '../shared/retry';
-import { defineJob } from '../catalog/define-job';
+import { ErrorType } from '../workflow';
+import { exponential, schedule } from '../workflow';
+import { defineJob } from '../workflow';
 import type { GenerateReportPayload } from './payloads/generate-report';
 
 export type { GenerateReportPayload } from './payloads/generate-report';

@@ -1,6 +1,6 @@
-import { ErrorType } from '../shared/errors';
-import { schedule } from '../shared/retry';
-import { defineJob } from '../catalog/define-job';
+import { ErrorType } from '../workflow';
+import { schedule } from '../workflow';
+import { defineJob } from '../workflow';
 import type { SendEmailPayload } from './payloads/send-email';
 
 export type { SendEmailPayload } from './payloads/send-email';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { loadSettings, type SettingField, type SettingsOverrides } from '../shared/settings';
+import { loadSettings, type SettingField, type SettingsOverrides } from '../worker';
 
 /** The built-in job types' own settings: where email goes, where reports are written, where sync-data pulls from. */
 const fields = {

@@ -1,10 +1,10 @@
 import { createActivities } from '../activities';
-import { redactDatabaseUrl } from '../db/database';
+import { redactDatabaseUrl } from '../worker';
 import { builtInMigrations } from './database/migrations';
 import { seedDemoAccounts } from './database/seed';
 import type { Db } from './database/schema';
-import { defineWorker } from '../worker/define-worker';
-import type { Config } from '../shared/config';
+import { defineWorker } from '../worker';
+import type { Config } from '../worker';
 import { catalog } from './catalog';
 import { loadBuiltInSettings, type BuiltInSettings } from './settings';
 

@@ -5,3 +5,6 @@ export { runWorker, type RunWorkerOptions } from './run';
 export { loadConfig, type Config, type ConfigOverrides } from '../shared/config';
 export { openDatabase } from '../db/database';
 export { migrateToLatest } from '../db/migrate';
+export { redactDatabaseUrl } from '../db/database';
+export { loadSettings, type SettingField, type SettingsOf, type SettingsOverrides } from '../shared/settings';
+export { describeRedacted, redact, secretsFromEnv } from '../shared/redact';

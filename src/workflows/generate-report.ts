@@ -18,10 +18,10 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ReportHeartbeat } from '../activities/reports';
-import { activityOptions } from '../catalog/define-job';
+import { activityOptions } from '../workflow';
 import { generateReportJob, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
-import { trackJob } from '../workflow/job-state';
-import { Saga } from '../workflow/saga';
+import { trackJob } from '../workflow';
+import { Saga } from '../workflow';
 
 const { aggregateReportPages } = proxyActivities<Activities>(activityOptions(generateReportJob, 'report'));
 const { discardReportFiles } = proxyActivities<Activities>(activityOptions(generateReportJob, 'cleanup'));

@@ -1,7 +1,7 @@
 import type { Activities } from '../activities';
 import { noopJob, type NoopPayload, type NoopResult } from '../jobs/noop';
-import { jobActivities } from '../workflow/job-activities';
-import { trackJob } from '../workflow/job-state';
+import { jobActivities } from '../workflow';
+import { trackJob } from '../workflow';
 
 // A local activity: noopJob declares `activity: 'local'`.
 const { runNoop } = jobActivities<Activities>(noopJob, 'run');

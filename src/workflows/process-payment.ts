@@ -1,10 +1,10 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { PaymentStepInput } from '../activities/payments';
-import { activityOptions } from '../catalog/define-job';
+import { activityOptions } from '../workflow';
 import { processPaymentJob, type ProcessPaymentPayload, type ProcessPaymentResult } from '../jobs/process-payment';
-import { trackJob, type JobState } from '../workflow/job-state';
-import { Saga } from '../workflow/saga';
+import { trackJob, type JobState } from '../workflow';
+import { Saga } from '../workflow';
 
 const { reserveFunds, capturePayment, releaseHold } = proxyActivities<Activities>(activityOptions(processPaymentJob, 'step'));
 const { reverseCapture, cancelHold } = proxyActivities<Activities>(activityOptions(processPaymentJob, 'compensate'));

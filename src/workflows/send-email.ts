@@ -1,8 +1,8 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { activityOptions } from '../catalog/define-job';
+import { activityOptions } from '../workflow';
 import { sendEmailJob, type SendEmailPayload, type SendEmailResult } from '../jobs/send-email';
-import { trackJob } from '../workflow/job-state';
+import { trackJob } from '../workflow';
 
 const { sendEmail } = proxyActivities<Activities>(activityOptions(sendEmailJob, 'send'));
 

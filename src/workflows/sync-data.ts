@@ -9,9 +9,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { activityOptions } from '../catalog/define-job';
+import { activityOptions } from '../workflow';
 import { defaultPagesPerRun, isSyncPageSize, syncDataJob, type SyncDataPayload, type SyncDataResult, type SyncFinish } from '../jobs/sync-data';
-import { trackJob } from '../workflow/job-state';
+import { trackJob } from '../workflow';
 
 const { syncPage } = proxyActivities<Activities>(activityOptions(syncDataJob, 'page'));
 

@@ -1,8 +1,8 @@
 // `npm run migrate`: brings the jobs database (DATABASE_URL, or the SQLite file under DATA_DIR) up to date.
-import { loadConfig } from '../../shared/config';
-import { describeRedacted } from '../../shared/redact';
-import { openDatabase, redactDatabaseUrl } from '../../db/database';
-import { migrateToLatest } from '../../db/migrate';
+import { loadConfig } from '../../worker';
+import { describeRedacted } from '../../worker';
+import { openDatabase, redactDatabaseUrl } from '../../worker';
+import { migrateToLatest } from '../../worker';
 import { builtInMigrations } from './migrations';
 
 async function main(): Promise<void> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, whenValid } from '../../shared/limits';
+import { identifier, whenValid } from '../../client';
 
 /** Longest period one report may cover, in days. */
 export const maxReportDays = 366;
