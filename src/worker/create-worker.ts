@@ -13,6 +13,7 @@ import { ConfigError, describe } from '../shared/errors';
 import { dataConverterFor } from '../shared/data-converter';
 import { ensureSearchAttributes } from '../shared/ensure-search-attributes';
 import { connectionOptions } from '../shared/temporal-connection';
+import { heavyModulesIn } from './bundle-check';
 import { checkWorkflowExports } from './check-workflows';
 import type { WorkerDefinition } from './define-worker';
 import { workerTuning } from './tuning';
@@ -128,6 +129,13 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
       failureConverterPath: dataConverter.failureConverterPath,
       logger: Runtime.instance().logger,
     });
+    const heavy = heavyModulesIn(workflowBundle.code);
+    if (heavy.length > 0) {
+      Runtime.instance().logger.warn(
+        `worker:heavy-workflow-imports — the workflow bundle of ${options.workflowsPath} contains ${heavy.join(', ')}, which the SDK evaluates again for every job (keep payload schemas out of workflows and job definitions: import their types only)`,
+        { packages: heavy },
+      );
+    }
     const workers: Worker[] = [];
     for (const plan of plans) {
       workers.push(
