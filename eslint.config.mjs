@@ -21,7 +21,11 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     // Workflow code: the built-in workflows, the library's (src/workflow), and what they import.
-    files: ['src/workflows/**/*.ts', 'src/workflow/**/*.ts', 'src/jobs/**/*.ts', 'src/catalog/define-job.ts', 'src/catalog/dead-letter.ts', 'src/catalog/task-queues.ts', 'src/catalog/job-type-attribute.ts'],
+    // The external project's (test/fixtures/external-project) are held to the same rules as a user's would be.
+    files: [
+      'src/workflows/**/*.ts', 'src/workflow/**/*.ts', 'src/jobs/**/*.ts', 'src/catalog/define-job.ts', 'src/catalog/dead-letter.ts', 'src/catalog/task-queues.ts', 'src/catalog/job-type-attribute.ts',
+      'test/fixtures/external-project/src/workflows/**/*.ts', 'test/fixtures/external-project/src/jobs/**/*.ts',
+    ],
     ignores: ['src/jobs/payloads/**', 'src/jobs/catalog.ts', 'src/jobs/worker.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
