@@ -18,6 +18,8 @@ export default tseslint.config(
     schemaModules: ['**/shared/limits', '**/jobs/payloads', '**/jobs/payloads/*', '**/payloads', '**/payloads/*', '**/jobs/catalog', '**/jobs/worker', '**/jobs/settings', '**/catalog/catalog', '**/catalog/validate', '**/catalog/prepare-job'],
     processModules: ['**/client/*', '**/worker/*', '**/provision/*', '**/shared/config', '**/shared/temporal-connection'],
   }),
+  // The external project's workflow code (test/fixtures/external-project), held to the rules as a user's is: the defaults.
+  workflowCodeRules({ files: ['test/fixtures/external-project/src/workflows/**/*.ts', 'test/fixtures/external-project/src/jobs/**/*.ts'] }),
   {
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -39,7 +39,7 @@ function workflowCodeRules(options) {
               message: 'workflow code may import only @temporalio/workflow and @temporalio/common',
             },
             {
-              group: ['durable-jobs', 'durable-jobs/client', 'durable-jobs/worker', 'durable-jobs/activity', 'durable-jobs/testing'],
+              regex: '^durable-jobs(/(client|worker|activity|testing|eslint))?$',
               allowTypeImports: true,
               message: 'workflow code imports durable-jobs/workflow only (the rest as types)',
             },

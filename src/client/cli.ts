@@ -12,10 +12,12 @@ import { JobFailedError, UsageError, parseDuration, parseJson, parseLimit, parse
 import { formatJobError, formatJobRecord, formatTable, sanitizeForTerminal } from './format';
 import { listableStatuses, type ListableStatus } from './job-list';
 import { redact, secretsFromEnv } from '../shared/redact';
+import { NoCatalogError } from '../catalog/catalog-error';
 import { prepareJob } from '../catalog/prepare-job';
 import { projectCatalog, setCatalogFlag } from './cli-catalog';
 
-const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError, IdConflictError, ScheduleExistsError];
+// No catalog is bad input too: --catalog (or DURABLE_JOBS_CATALOG, or package.json) fixes it.
+const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError, NoCatalogError, IdConflictError, ScheduleExistsError];
 
 /** Exit 2 for what the user can fix on the command line; an unknown ID is exit 1, like `status`'s. */
 function isBadInput(err: unknown): boolean {
@@ -129,7 +131,9 @@ function buildProgram(): Command {
     .addOption(new Option('--json', 'print as JSON'))
     .action((opts: { json?: boolean }) => {
       const rows = projectCatalog('required', 'types')!.definitions.map((d) => ({ type: d.type, description: d.description }));
-      console.log(opts.json ? JSON.stringify(rows, null, 2) : rows.map((r) => `${r.type.padEnd(18)}${r.description}`).join('\n'));
+      // Padded to the longest name: a team's type names may be longer than the built-in ones.
+      const width = Math.max(0, ...rows.map((r) => r.type.length)) + 2;
+      console.log(opts.json ? JSON.stringify(rows, null, 2) : rows.map((r) => `${r.type.padEnd(width)}${r.description}`).join('\n'));
     });
 
   return program;

@@ -5,6 +5,8 @@ export { JobClient, type EnqueueOptions, type EnqueueResult, type JobClientOptio
 export { JobSchedules, type CreateScheduleOptions, type ScheduleSummary } from './schedules';
 export { DeadLetterQueue, DeadLetterError, type DeadLetterListOptions, type RedriveOptions, type RedriveOutcome } from './dead-letters';
 export type { JobRecord, JobStatus, JobError } from './job-record';
+// What the DLQ's list, show and groups return, and the test kit's deadLetter: nameable by callers.
+export type { AuditRecord, DeadLetterEntry, DeadLetterGroup, DeadLetterStatus } from '../workflow/dead-letter-entries';
 export type { JobSummary, ListJobsOptions } from './job-list';
 export { prepareJob, type PreparedJob } from '../catalog/prepare-job';
 export * from '../catalog';

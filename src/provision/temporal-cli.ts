@@ -38,7 +38,7 @@ export async function provisionTemporalCli(options: CliProvisionOptions): Promis
 async function downloadWithSdk(downloadDir: string, expected: string): Promise<string> {
   await assertReachable(sdkDownloadUrl);
   await mkdir(downloadDir, { recursive: true });
-  // Loaded only here: @temporalio/testing is a development dependency, absent from a production install.
+  // Loaded only on this route: the other routes, and a worker's `npm start`, never need the test package.
   const { TestWorkflowEnvironment } = await import('@temporalio/testing');
   const env = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'cached-download', downloadDir } } });
   await env.teardown();

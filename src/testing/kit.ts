@@ -13,6 +13,8 @@ import type { JobRecord } from '../client/job-record';
 import { openDatabase } from '../db/database';
 import { ledgerSteps } from '../db/ledger';
 import { migrateToLatest } from '../db/migrate';
+import { loadConfig } from '../shared/config';
+import { describe } from '../shared/errors';
 import type { ActivityContext, DatabaseDefinition } from '../worker/define-worker';
 import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
 import { startDevServerEnv, startTimeSkippingEnv, type TestEnvOptions } from './environment';
@@ -24,8 +26,12 @@ export interface JobTestKitOptions<S extends PayloadSchemas> extends TestEnvOpti
   catalog: Catalog<S>;
   /** The workflows module (exporting `deadLetterWorkflow` too), e.g. `require.resolve('../src/workflows')`. */
   workflowsPath: string;
-  /** The activities, or a factory given the kit's database and client, as the worker gives them. @defaultValue none */
-  activities?: object | ((context: Omit<ActivityContext, 'config'>) => object | Promise<object>);
+  /**
+   * The activities, or a factory given the kit's database, client and the configuration the
+   * environment gives (as a worker's is), so that a worker definition's own factory runs here
+   * unchanged: `startJobTestKit({ ...worker })`. @defaultValue none
+   */
+  activities?: object | ((context: ActivityContext) => object | Promise<object>);
   /** A jobs database (a fresh SQLite file, migrated with the ledger and these migrations), for activities that call `runOnce`. @defaultValue none */
   database?: DatabaseDefinition;
   /**
@@ -55,17 +61,17 @@ export interface JobTestKit<S extends PayloadSchemas> {
   /** The jobs database, when the options declare one. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
   db?: Kysely<any>;
-  /** Makes the next attempts of an activity fail (for every job), e.g. to reach a retry or the DLQ. */
+  /** Makes the first attempts of an activity fail, for every job from now on, e.g. to reach a retry or the DLQ; `{ attempts: 0 }` stops it. */
   failActivity(name: string, failure?: InjectedFailure): void;
-  /** Enqueues a job, runs the worker until it closes (completed, failed and dead-lettered, or cancelled), and returns its record. */
+  /** Enqueues a job, waits until it closes (completed, failed and dead-lettered, or cancelled), and returns its record. */
   runJob<T extends keyof S & string>(type: T, payload: z.input<S[T]>, options?: EnqueueOptions): Promise<JobRecord>;
-  /** Runs `fn` with the kit's client (the workers run from start to close); resolves to its value. */
+  /** Runs `fn` with the kit's client (the kit's worker runs from start to {@link close}); rejects if the worker fails first. */
   run<R>(fn: (client: JobClient<S>) => Promise<R>): Promise<R>;
   /** The DLQ entry of a job, waiting briefly for its hand-off; `undefined` if none arrives. */
   deadLetter(id: string, timeoutMs?: number): Promise<DeadLetterEntry | undefined>;
   /** The ledger's steps of a job, oldest first (needs {@link JobTestKitOptions.database}). */
   ledger(jobId: string): Promise<{ execution: string; step: string }[]>;
-  /** Stops the server and removes the database. */
+  /** Stops the worker and the server, and removes the database. */
   close(): Promise<void>;
 }
 
@@ -80,26 +86,33 @@ export async function startJobTestKit<S extends PayloadSchemas>(options: JobTest
   let dir: string | undefined;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
   let db: Kysely<any> | undefined;
-  let stop: (() => Promise<void>) | undefined;
+  let stopWorkers = async () => {};
   try {
     if (options.database) {
       dir = await mkdtemp(path.join(os.tmpdir(), 'durable-jobs-kit-'));
       db = openDatabase(path.join(dir, 'jobs.db'));
       await migrateToLatest(db, options.database.migrations);
     }
-    const given = typeof options.activities === 'function' ? await options.activities({ db, client: env.client }) : (options.activities ?? {});
+    const given = typeof options.activities === 'function' ? await options.activities({ db, client: env.client, config: loadConfig() }) : (options.activities ?? {});
     const failures = new Map<string, Required<InjectedFailure>>();
     const activities = withInjectedFailures(given as Record<string, unknown>, failures);
     const bundle: WorkflowBundleWithSourceMap = await bundleJobWorkflows(options.workflowsPath);
-    const { workers } = await createJobTestWorker(env, bundle, { catalog: options.catalog, activities, taskQueue });
-    // The workers run for the kit's whole life (a worker that has shut down cannot run again).
-    const running = Promise.allSettled(workers.map((w) => w.run()));
-    stop = async () => {
-      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
-      await running;
-    };
     const client = new JobClient<S>(env.client, { taskQueue, catalog: options.catalog });
-    const run = <R>(fn: (c: JobClient<S>) => Promise<R>) => fn(client);
+    // One set of workers for the kit's life, started here and stopped by close(). A worker runs only
+    // once, and a fresh one per call would leave the long-lived DLQ workflow on the sticky queue of a
+    // stopped worker, where the test server never answers its queries.
+    const worker = await createJobTestWorker(env, bundle, { catalog: options.catalog, activities, taskQueue });
+    const running = Promise.all(worker.workers.map((w) => w.run()));
+    const stopped = running.then(
+      () => Promise.reject(new Error('the test kit’s worker has stopped (close() was called)')),
+      (err: unknown) => Promise.reject(new Error(`the test kit’s worker failed: ${describe(err)}`, { cause: err })),
+    );
+    stopped.catch(() => {});
+    stopWorkers = async () => {
+      for (const w of worker.workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await running.catch(() => {});
+    };
+    const run = <R>(fn: (c: JobClient<S>) => Promise<R>): Promise<R> => Promise.race([fn(client), stopped]);
     return {
       env,
       client,
@@ -116,27 +129,28 @@ export async function startJobTestKit<S extends PayloadSchemas>(options: JobTest
           return c.get(id);
         }),
       run,
-      deadLetter: async (id, timeoutMs = 10_000) => {
-        const deadline = Date.now() + timeoutMs;
-        for (;;) {
-          const [entry] = await run((c) => c.deadLetters.list({ id, status: 'all' }));
-          if (entry || Date.now() > deadline) return entry;
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      },
+      deadLetter: (id, timeoutMs = 10_000) =>
+        run(async (c) => {
+          const deadline = Date.now() + timeoutMs;
+          for (;;) {
+            const [entry] = await c.deadLetters.list({ id, status: 'all' });
+            if (entry || Date.now() > deadline) return entry;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        }),
       ledger: async (jobId) => {
         if (!db) throw new TypeError('the kit has no database: pass { database: {} } to startJobTestKit');
         return ledgerSteps(db, jobId);
       },
       close: async () => {
-        await stop?.();
+        await stopWorkers();
         await db?.destroy();
         if (dir) await rm(dir, { recursive: true, force: true });
         await env.teardown();
       },
     };
   } catch (err) {
-    await stop?.().catch(() => {});
+    await stopWorkers().catch(() => {});
     await db?.destroy().catch(() => {});
     if (dir) await rm(dir, { recursive: true, force: true });
     await env.teardown().catch(() => {});

@@ -6,6 +6,9 @@ import { repoRoot } from '../helpers/env';
 const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
   main: string;
   types?: string;
+  private?: boolean;
+  exports: Record<string, string | { types: string; default: string }>;
+  files?: string[];
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
@@ -22,13 +25,29 @@ describe('the package', () => {
     assert.match(readFileSync(path.join(repoRoot, pkg.types), 'utf8'), /JobClient/);
   });
 
-  it('ships @temporalio/testing for the test kit alone: the client and worker never load it', () => {
-    // The kit (durable-jobs/testing) needs it at run time, so it is a dependency; nothing else imports it.
-    assert.ok(pkg.dependencies['@temporalio/testing']);
+  it('depends on @temporalio/testing at run time (the test kit), pinned like the other @temporalio packages, and loads it only from the test kit and provisioning', () => {
     assert.equal(pkg.devDependencies['@temporalio/testing'], undefined);
-    const staticImports = sourceFiles(path.join(repoRoot, 'src')).filter((f) => /from '@temporalio\/testing'/.test(readFileSync(f, 'utf8')));
-    const outside = staticImports.map((f) => path.relative(repoRoot, f)).filter((f) => !f.startsWith('src/testing/') && f !== 'src/provision/test-server.ts');
-    assert.deepEqual(outside, [], 'only the test kit and the time-skipping server provisioning import it');
+    assert.equal(pkg.dependencies['@temporalio/testing'], pkg.dependencies['@temporalio/worker']);
+    assert.match(pkg.dependencies['@temporalio/testing']!, /^\d+\.\d+\.\d+$/, 'an exact version');
+    const runtimeImports = sourceFiles(path.join(repoRoot, 'src')).filter((f) => /^import (?!type )[^;]*from '@temporalio\/testing'|import\('@temporalio\/testing'\)/m.test(readFileSync(f, 'utf8')));
+    assert.deepEqual(runtimeImports.map((f) => path.relative(repoRoot, f)).sort(), ['src/provision/temporal-cli.ts', 'src/provision/test-server.ts', 'src/testing/environment.ts']);
+  });
+
+  it('maps every entry point to built JavaScript and its declarations, and keeps the client the main one', () => {
+    const entries = Object.entries(pkg.exports).filter(([name]) => name !== './package.json' && name !== './eslint');
+    assert.deepEqual(entries.map(([name]) => name), ['.', './client', './worker', './workflow', './activity', './testing']);
+    for (const [name, target] of entries) {
+      assert.ok(typeof target === 'object', `${name} has conditions`);
+      assert.deepEqual(Object.keys(target), ['types', 'default'], `${name}: types first, as TypeScript requires`);
+      assert.equal(target.types, target.default.replace(/\.js$/, '.d.ts'));
+      for (const file of [target.types, target.default]) assert.ok(existsSync(path.join(repoRoot, file)), `${name}: ${file} is built`);
+    }
+    assert.deepEqual(pkg.exports['.'], pkg.exports['./client']);
+    assert.equal(`./${pkg.main}`, (pkg.exports['.'] as { default: string }).default);
+    assert.equal(pkg.private, undefined, 'publishable');
+    // The lint rules for a team's workflow code: plain CommonJS for ESLint's flat config.
+    assert.equal(pkg.exports['./eslint'], './lint/workflow-rules.cjs');
+    assert.ok(pkg.files?.includes('lint/workflow-rules.cjs'), 'shipped');
   });
 
   it('imports SDK internals (@temporalio/*/lib/…) only through src/shared/sdk-internals.ts', () => {
