@@ -62,7 +62,8 @@ function buildProgram(): Command {
     .argument('<id>', 'job ID')
     .option('--json', 'print the record as JSON')
     .action(async (id: string, opts: { json?: boolean }) => {
-      const record = await withClient((client) => client.get(id));
+      // The catalog, when the project names one, gives the attempts limit of jobs from before a job reported it itself.
+      const record = await withClient((client) => client.get(id), 'optional');
       console.log(opts.json ? JSON.stringify(record, null, 2) : formatJobRecord(record));
     });
 
@@ -88,7 +89,7 @@ function buildProgram(): Command {
           const why = record.error ? formatJobError(record.error) : describe(err);
           throw new JobFailedError(`job ${id} ${record.status} after ${record.attempts}/${record.maxAttempts} attempts: ${why}`);
         }
-      });
+      }, 'optional');
       console.log(JSON.stringify(result, null, 2));
     });
 
