@@ -31,7 +31,7 @@ export function formatJobRecord(record: JobRecord): string {
   ];
   return rows
     .filter((row): row is [string, string] => row[1] !== undefined)
-    .map(([k, v]) => `${`${k}:`.padEnd(13)}${v}`)
+    .map(([k, v]) => `${`${k}:`.padEnd(Math.max(13, k.length + 2))}${v}`)
     .join('\n');
 }
 
