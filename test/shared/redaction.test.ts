@@ -11,7 +11,7 @@ import { startSmtpServer } from '../helpers/smtp';
 
 const jobctl = path.join(repoRoot, 'bin/jobctl.js');
 const workerMain = path.join(repoRoot, 'dist/worker/main.js');
-const migrateMain = path.join(repoRoot, 'dist/db/main.js');
+const migrateMain = path.join(repoRoot, 'dist/jobs/database/main.js');
 const password = 'Pw-5ecret-d41d8cd9';
 const apiKey = 'ak-5ecret-8f14e45f';
 
