@@ -44,9 +44,17 @@ async function main(): Promise<void> {
   // second one (an impatient Ctrl-C) would kill this process outright and leave the dev server, in
   // its own process group, running. Instead it stops the dev server at once and exits; attempts cut
   // short are retried after their heartbeat timeout, as after a crash.
+  // Under `npm start` one Ctrl-C arrives twice: the terminal signals the whole foreground group
+  // (npm and this process), and npm forwards its own copy. A repeat within this window is that
+  // same Ctrl-C, not a second one.
+  const sameSignalMs = process.env.npm_lifecycle_event === 'start' ? 500 : 0;
   let signals = 0;
+  let lastSignalAt = 0;
   const again = (signal: NodeJS.Signals) => {
-    if (++signals < 2) return;
+    const now = Date.now();
+    const repeat = signals > 0 && now - lastSignalAt < sameSignalMs;
+    lastSignalAt = now;
+    if (repeat || ++signals < 2) return;
     logger.warn({ signal }, 'shutdown:forced');
     void (devServer ? devServer.stop(2000) : Promise.resolve()).finally(() => process.exit(130));
   };
