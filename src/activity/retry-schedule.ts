@@ -41,7 +41,8 @@ export function toScheduledFailure(shape: RetryShape, attempt: number, err: unkn
  * Wraps an activity so that its failures follow the retry schedule of the job's named preset (the
  * preset the workflow schedules this activity with).
  */
-export function withRetrySchedule<I, O>(definition: JobDefinition, presetName: string, run: (input: I) => Promise<O>): (input: I) => Promise<O> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any payload; the preset name is checked against the definition's (a typo is a compile error)
+export function withRetrySchedule<I, O, P extends string = string>(definition: JobDefinition<any, string, P>, presetName: NoInfer<P>, run: (input: I) => Promise<O>): (input: I) => Promise<O> {
   const preset = presetOf(definition, presetName);
   const nonRetryableTypes = preset.nonRetryableErrorTypes ?? [];
   return async (input: I) => {

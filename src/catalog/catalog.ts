@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { JobDefinition } from './define-job';
 import { CatalogError } from './catalog-error';
+import { presetProblems, type CatalogProblem } from './preset-problems';
 import { planQueues } from './task-queues';
 
 /** A job definition of any payload, type name and presets. */
@@ -93,9 +94,12 @@ export function isCatalog(value: unknown): value is Catalog {
   return typeof c === 'object' && c !== null && Array.isArray(c.types) && typeof c.byWorkflowType === 'function' && typeof c.payloads === 'object';
 }
 
-function catalogProblems(definitions: readonly AnyJobDefinition[], payloads: PayloadSchemas): { path: string; message: string }[] {
-  const problems: { path: string; message: string }[] = [];
+function catalogProblems(definitions: readonly AnyJobDefinition[], payloads: PayloadSchemas): CatalogProblem[] {
+  const problems: CatalogProblem[] = [];
+  if (!Array.isArray(definitions) || definitions.length === 0) return [{ path: 'jobs', message: 'must list at least one job type (defineJob)' }];
   const seenTypes = new Set<string>();
+  // Every name given, valid or not: a schema for a misspelt type is not also "a schema without a type".
+  const named = new Set(definitions.map((d) => String(d?.type)));
   const seenWorkflows = new Map<string, string>();
   definitions.forEach((d, i) => {
     const at = `jobs.${i} (${String(d?.type)})`;
@@ -113,13 +117,14 @@ function catalogProblems(definitions: readonly AnyJobDefinition[], payloads: Pay
     if (!d.presets || !Object.prototype.hasOwnProperty.call(d.presets, d.mainPreset)) {
       problems.push({ path: `${at}.mainPreset`, message: `names no preset of the job's (presets: ${Object.keys(d.presets ?? {}).join(', ') || 'none'})` });
     }
+    problems.push(...presetProblems(d, at));
     if (!Object.prototype.hasOwnProperty.call(payloads, d.type)) problems.push({ path: `payloads.${d.type}`, message: 'is missing: every job type needs its payload schema' });
     if (d.queue && (typeof d.queue.name !== 'string' || !/^[\w.-]{1,64}$/.test(d.queue.name))) {
       problems.push({ path: `${at}.queue.name`, message: 'must be 1 to 64 characters of A-Z, a-z, 0-9, _ . -' });
     }
   });
   for (const type of Object.keys(payloads)) {
-    if (!seenTypes.has(type)) problems.push({ path: `payloads.${type}`, message: 'has no job type of that name in jobs' });
+    if (!named.has(type)) problems.push({ path: `payloads.${type}`, message: 'has no job type of that name in jobs' });
   }
   try {
     planQueues('catalog', definitions.filter((d) => typeof d?.type === 'string'));

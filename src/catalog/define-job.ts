@@ -114,7 +114,8 @@ export function jobMaxAttempts(definition: JobDefinition, preset: string = defin
 }
 
 /** The activity options that a job's workflow passes to `proxyActivities` for the named preset. */
-export function activityOptions(definition: JobDefinition, preset: string = definition.mainPreset): ActivityOptions {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any payload; the preset name is checked against the definition's
+export function activityOptions<P extends string>(definition: JobDefinition<any, string, P>, preset: NoInfer<P> = definition.mainPreset): ActivityOptions {
   return presetOptions(presetOf(definition, preset));
 }
 

@@ -12,7 +12,12 @@ export function checkWorkflowExports(workflowsPath: string, catalog: Pick<Catalo
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a path known only at run time
     exported = require(workflowsPath) as Record<string, unknown>;
-  } catch {
+  } catch (err) {
+    // A step naming a preset its job lacks throws when the module loads (jobActivities at the
+    // top): in the sandbox that fails every workflow task of the job, so it stops the worker here.
+    if (err instanceof TypeError && /declares no activity preset/.test(err.message)) {
+      throw new ConfigError([{ path: 'workflowsPath', message: `${workflowsPath}: ${err.message}` }], { cause: err });
+    }
     return;
   }
   const wanted = [...catalog.definitions.map((d) => ({ name: d.workflowType, of: `job type ${d.type}` })), { name: 'deadLetterWorkflow', of: "the dead-letter queue (export { deadLetterWorkflow } from 'durable-jobs/workflow')" }];

@@ -3,7 +3,8 @@ import type { LocalActivityOptions } from '@temporalio/common';
 import { presetOf, presetOptions, type JobDefinition } from '../catalog/define-job';
 
 /** The local-activity options of a job's named preset: the same retry policy and timeouts, no heartbeat. */
-export function localActivityOptions(definition: JobDefinition, preset: string = definition.mainPreset): LocalActivityOptions {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any payload; the preset name is checked against the definition's
+export function localActivityOptions<P extends string>(definition: JobDefinition<any, string, P>, preset: NoInfer<P> = definition.mainPreset): LocalActivityOptions {
   const { startToCloseTimeout, scheduleToCloseTimeout, retry, cancellationType } = presetOptions(presetOf(definition, preset));
   return { startToCloseTimeout, scheduleToCloseTimeout, retry, cancellationType };
 }
@@ -13,7 +14,8 @@ export function localActivityOptions(definition: JobDefinition, preset: string =
  * `activity: 'local'`, regular otherwise. Workflow code, so it must be called at module load or in
  * the workflow, like `proxyActivities` itself.
  */
-export function jobActivities<A extends object>(definition: JobDefinition, preset: string = definition.mainPreset): ActivityInterfaceFor<A> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any payload; the preset name is checked against the definition's (a typo is a compile error)
+export function jobActivities<A extends object, P extends string = string>(definition: JobDefinition<any, string, P>, preset: NoInfer<P> = definition.mainPreset): ActivityInterfaceFor<A> {
   if (definition.activity === 'local') return proxyLocalActivities<A>(localActivityOptions(definition, preset));
   return proxyActivities<A>(presetOptions(presetOf(definition, preset)));
 }

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { z } from 'zod';
+import { defineCatalog } from '../../src/catalog/catalog';
+import { CatalogError } from '../../src/catalog/catalog-error';
+import { defineJob, type JobDefinition } from '../../src/catalog/define-job';
+import { schedule } from '../../src/shared/retry';
+import { catalog as builtIn } from '../../src/jobs/catalog';
+
+const ping = defineJob({
+  type: 'ping',
+  workflowType: 'pingWorkflow',
+  description: 'ping',
+  presets: { run: { retry: schedule('1s', '5s'), timeouts: { startToClose: '10s' } } },
+  mainPreset: 'run',
+});
+const payload = z.object({});
+
+/** The problems defineCatalog names for these jobs (and a schema per job unless given). */
+function problems(jobs: readonly JobDefinition[], payloads?: Record<string, z.ZodType>): string[] {
+  try {
+    defineCatalog({ jobs, payloads: (payloads ?? Object.fromEntries(jobs.map((j) => [j.type, payload]))) as never });
+    return [];
+  } catch (err) {
+    assert.ok(err instanceof CatalogError, String(err));
+    return err.issues.map((i) => `${i.path}: ${i.message}`);
+  }
+}
+
+// A definition the SDK refuses only when a workflow schedules its step fails that workflow task
+// again and again: the job stays running and never reaches the DLQ. The catalog refuses it at start.
+describe('defineCatalog checks', () => {
+  it('accepts the built-in catalog', () => {
+    assert.equal(builtIn.types.length, 5);
+  });
+
+  it('refuses an empty catalog', () => {
+    assert.deepEqual(problems([]), ['jobs: must list at least one job type (defineJob)']);
+  });
+
+  it('names durations the SDK would refuse, in the retry schedule and the timeouts', () => {
+    const bad = { ...ping, presets: { run: { retry: schedule('1s', 'banana' as never), timeouts: { startToClose: '-1s', heartbeat: '0s' } } } };
+    assert.deepEqual(problems([bad]), [
+      "jobs.0 (ping).presets.run.timeouts.startToClose: must be a duration of more than 0, such as '30s', '5m' or 1500 (ms)",
+      "jobs.0 (ping).presets.run.timeouts.heartbeat: must be a duration of more than 0, such as '30s', '5m' or 1500 (ms)",
+      "jobs.0 (ping).presets.run.retry.delays.1: must be a duration of more than 0, such as '30s', '5m' or 1500 (ms)",
+    ]);
+  });
+
+  it('names queue limits a worker could not apply', () => {
+    const bad = { ...ping, queue: { name: 'pings', concurrency: 0, rateLimit: -1 } };
+    const found = problems([bad]);
+    assert.ok(found.includes('jobs.0 (ping).queue.concurrency: must be a whole number of at least 1'), found.join('\n'));
+    assert.ok(found.includes('jobs.0 (ping).queue.rateLimit: must be a number of activity attempts per second, more than 0'), found.join('\n'));
+  });
+
+  it('names a bad type name once, not again as a schema without a type', () => {
+    const bad = { ...ping, type: 'Resize Image!' };
+    const found = problems([bad], { 'Resize Image!': payload });
+    assert.equal(found.length, 1, found.join('\n'));
+    assert.match(found[0]!, /^jobs\.0 \(Resize Image!\)\.type: must be 1 to 64 characters of lower-case letters/);
+  });
+
+  it('names a duplicate type, a duplicate workflow, a missing schema and an unknown main preset', () => {
+    const twin = { ...ping, workflowType: 'otherWorkflow' };
+    const sameWorkflow = { ...ping, type: 'pong' };
+    assert.ok(problems([ping, twin]).some((p) => /type: job type ping is defined twice/.test(p)));
+    assert.ok(problems([ping, sameWorkflow]).some((p) => /workflowType: pingWorkflow is already the workflow of ping/.test(p)));
+    assert.deepEqual(problems([ping], {}), ['payloads.ping: is missing: every job type needs its payload schema']);
+    assert.ok(problems([{ ...ping, mainPreset: 'mian' } as never]).some((p) => /mainPreset: names no preset/.test(p)));
+  });
+});
