@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Duration } from '@temporalio/common';
 import type { Catalog, PayloadSchemas } from './catalog';
 import type { JobDefinition } from './define-job';
+import { InvalidPayloadError, describe } from '../shared/errors';
+import { jobIdPattern, maxJobIdLength } from '../shared/limits';
 import { validateOptions, validatePayload } from './validate';
 
 /** A job validated and ready to start: what `JobClient.enqueue` starts, made without Temporal. */
@@ -32,6 +34,28 @@ export function prepareJob<S extends PayloadSchemas>(
   const parsed = validatePayload(catalog, type, payload);
   const definition = catalog.definition(type)!;
   const { id: chosenId, delayMs, priority } = validateOptions(options);
-  const key = (definition.idempotencyKey as ((p: unknown) => string) | undefined)?.(parsed);
-  return { definition, id: chosenId ?? key ?? `${type}-${randomUUID()}`, payload: parsed, delayMs, priority };
+  return { definition, id: chosenId ?? derivedId(definition, parsed) ?? `${type}-${randomUUID()}`, payload: parsed, delayMs, priority };
+}
+
+/**
+ * The job ID the type's `idempotencyKey` derives from the payload, held to the rules of a chosen
+ * ID (it becomes the workflow ID): a key that throws, or gives something else than 1 to
+ * {@link maxJobIdLength} characters of the ID alphabet, is `jobs:invalid-payload` naming it.
+ */
+function derivedId(definition: JobDefinition, payload: unknown): string | undefined {
+  const key = definition.idempotencyKey as ((p: unknown) => unknown) | undefined;
+  if (!key) return undefined;
+  let id: unknown;
+  try {
+    id = key(payload);
+  } catch (err) {
+    throw new InvalidPayloadError(definition.type, [{ path: 'payload', message: `the job type's idempotencyKey threw: ${describe(err)}` }]);
+  }
+  if (typeof id !== 'string' || id.length === 0 || id.length > maxJobIdLength || !jobIdPattern.test(id)) {
+    const shown = typeof id === 'string' ? JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}…` : id) : String(id);
+    throw new InvalidPayloadError(definition.type, [
+      { path: 'payload', message: `derives the job ID ${shown} (idempotencyKey), which must be 1 to ${maxJobIdLength} characters of A-Z, a-z, 0-9 and . _ : @ / + = -` },
+    ]);
+  }
+  return id;
 }

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { defineCatalog } from '../../src/catalog/catalog';
 import { CatalogError } from '../../src/catalog/catalog-error';
+import { prepareJob } from '../../src/catalog/prepare-job';
+import { InvalidPayloadError } from '../../src/shared/errors';
 import { defineJob, type JobDefinition } from '../../src/catalog/define-job';
 import { schedule } from '../../src/shared/retry';
 import { catalog as builtIn } from '../../src/jobs/catalog';
@@ -67,5 +69,38 @@ describe('defineCatalog checks', () => {
     assert.ok(problems([ping, sameWorkflow]).some((p) => /workflowType: pingWorkflow is already the workflow of ping/.test(p)));
     assert.deepEqual(problems([ping], {}), ['payloads.ping: is missing: every job type needs its payload schema']);
     assert.ok(problems([{ ...ping, mainPreset: 'mian' } as never]).some((p) => /mainPreset: names no preset/.test(p)));
+  });
+});
+
+describe('prepareJob: an ID derived from the payload', () => {
+  const keyed = (idempotencyKey: (p: { name: string }) => string) =>
+    defineCatalog({
+      jobs: [defineJob({ ...ping, idempotencyKey })],
+      payloads: { ping: z.object({ name: z.string() }) },
+    });
+  const issue = (run: () => unknown) => {
+    try {
+      run();
+      return '';
+    } catch (err) {
+      assert.ok(err instanceof InvalidPayloadError, String(err));
+      return err.message;
+    }
+  };
+
+  it('is held to the rules of a chosen ID', () => {
+    const catalog = keyed((p) => `crm:${p.name}`);
+    assert.equal(prepareJob(catalog, 'ping', { name: 'a1' }).id, 'crm:a1');
+    assert.match(issue(() => prepareJob(catalog, 'ping', { name: 'a b' })), /payload: derives the job ID "crm:a b" \(idempotencyKey\), which must be 1 to 200 characters/);
+    assert.match(issue(() => prepareJob(catalog, 'ping', { name: 'x'.repeat(250) })), /derives the job ID "crm:x{56}…"/);
+    assert.match(issue(() => prepareJob(keyed(() => ''), 'ping', { name: 'a' })), /derives the job ID ""/);
+  });
+
+  it('names a key function that throws, and is not asked when the caller chooses the ID', () => {
+    const catalog = keyed(() => {
+      throw new Error('no key');
+    });
+    assert.match(issue(() => prepareJob(catalog, 'ping', { name: 'a' })), /the job type's idempotencyKey threw: no key/);
+    assert.equal(prepareJob(catalog, 'ping', { name: 'a' }, { id: 'chosen' }).id, 'chosen');
   });
 });
