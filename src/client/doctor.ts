@@ -149,7 +149,7 @@ async function checkPollers(client: Client, name: string, taskQueue: string, sha
   const live = [...lastPoll.values()].filter((at) => now - at <= freshMs);
   if (live.length > 0) return { name, status: 'ok', detail: `${live.length} poller(s), the latest ${formatDuration(Math.max(0, now - Math.max(...live)))} ago` };
   const seen = lastPoll.size > 0 ? `; the last one polled ${formatDuration(now - Math.max(...lastPoll.values()))} ago` : '';
-  const fix = 'start a worker with the same TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE and TEMPORAL_TASK_QUEUE (npm run worker)';
+  const fix = 'start a worker with the same TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE and TEMPORAL_TASK_QUEUE (runWorker over your worker definition; in the durable-jobs repository, npm run worker)';
   return shared
     ? { name, status: 'FAIL', detail: `no worker polled it in the last ${formatDuration(freshMs)}${seen}: jobs and the dead-letter queues wait`, fix }
     : { name, status: 'warn', detail: `no worker polled it in the last ${formatDuration(freshMs)}${seen}: jobs of the types on it wait`, fix };

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Catalog } from '../catalog/catalog';
 import { createdAtOf } from '../catalog/created-at';
+import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import { jobStatusName, jobTypeOf } from './job-record';
 
 /** Job statuses that Temporal's visibility store can select by. */
@@ -59,6 +60,15 @@ export function listQuery(options: ListJobsOptions, catalog?: Pick<Catalog, 'def
  * the job's latest run.
  */
 export async function listJobs(client: Client, options: ListJobsOptions = {}, catalog?: Pick<Catalog, 'definitions' | 'byWorkflowType'>): Promise<JobSummary[]> {
+  try {
+    return await readJobs(client, options, catalog);
+  } catch (err) {
+    // A namespace without the JobType attribute refuses the query: name it, with the fix.
+    throw missingSearchAttributeIn(err, client.options.namespace) ?? err;
+  }
+}
+
+async function readJobs(client: Client, options: ListJobsOptions, catalog?: Pick<Catalog, 'definitions' | 'byWorkflowType'>): Promise<JobSummary[]> {
   const limit = options.limit ?? 50;
   const jobs: JobSummary[] = [];
   const seen = new Set<string>();

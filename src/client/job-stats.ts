@@ -1,4 +1,5 @@
 import { taskQueueFor } from '../catalog/task-queues';
+import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import type { JobClient } from './job-client';
 import { taskQueueBacklog, type QueueBacklog } from './task-queue-stats';
 
@@ -38,7 +39,13 @@ export interface JobStats {
  */
 export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise<JobStats> {
   const client = jobs.temporal;
-  const count = async (query: string) => (await client.workflow.count(query)).count;
+  const count = async (query: string) => {
+    try {
+      return (await client.workflow.count(query)).count;
+    } catch (err) {
+      throw missingSearchAttributeIn(err, client.options.namespace) ?? err;
+    }
+  };
   const quote = (q: string) => `'${q.replace(/['\\]/g, '\\$&')}'`;
   // Without a catalog the types cannot be named: every job counts in one row, on the shared queue.
   const rows = jobs.catalog?.definitions.map((d) => ({ type: d.type, queues: [...new Set([jobs.taskQueue, taskQueueFor(jobs.taskQueue, d)])] })) ?? [{ type: '*', queues: [jobs.taskQueue] }];

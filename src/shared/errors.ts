@@ -131,7 +131,7 @@ export class UnreachableError extends JobsError {
   constructor(address: string, cause: unknown) {
     super(
       ErrorType.Unreachable,
-      `cannot reach Temporal at ${address}: ${describe(cause)}. Start it with \`npm start\`, or set TEMPORAL_ADDRESS.`,
+      `cannot reach Temporal at ${address}: ${describe(cause)}. Start a Temporal server (in the durable-jobs repository, \`npm start\` runs one), or set TEMPORAL_ADDRESS to yours.`,
       { cause },
     );
   }

@@ -9,7 +9,8 @@ import { planQueues, type QueuePlan } from '../catalog/task-queues';
 import { openDatabase, redactDatabaseUrl } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
 import { resolveConfig, type Config, type ConfigOverrides } from '../shared/config';
-import { ConfigError, describe } from '../shared/errors';
+import { ConfigError, UnreachableError, describe } from '../shared/errors';
+import { assertNamespace } from './namespace-check';
 import { dataConverterFor } from '../shared/data-converter';
 import { ensureSearchAttributes } from '../shared/ensure-search-attributes';
 import { connectionOptions } from '../shared/temporal-connection';
@@ -105,11 +106,14 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
       }
     }
     const connectionConfig = connectionOptions(config);
-    const connection = await NativeConnection.connect(connectionConfig);
+    const connection = await NativeConnection.connect(connectionConfig).catch((err: unknown) => {
+      throw new UnreachableError(connectionConfig.address, err);
+    });
     opened.push(connection);
     // The dead-letter hand-off and redrives start workflows, which needs a client connection too.
     const clientConnection = await Connection.connect(connectionConfig);
     opened.push(clientConnection);
+    await assertNamespace(clientConnection, config.namespace, connectionConfig.address);
     // Registers the search attributes the namespace lacks, and waits until they are listed, before
     // any worker polls: the server refuses to start a job whose search attributes it lacks.
     await ensureSearchAttributes(clientConnection, config.namespace, { logger: Runtime.instance().logger });

@@ -72,6 +72,12 @@ describe('bring your own Temporal: a server without the JobType search attribute
       assert.ok(ran.stderr.includes(createCommand) && ran.stderr.includes(cloudCommand), ran.stderr);
       assert.doesNotMatch(ran.stderr, /^\s+at /m, 'no stack trace');
     }
+    // Reading by type needs the attribute too: list --type and stats name it the same way.
+    for (const args of [['list', '--type', 'noop'], ['stats']]) {
+      const ran = await ctl(args);
+      assert.equal(ran.code, 1, `${args.join(' ')}: ${ran.stderr}`);
+      assert.match(ran.stderr, /^jobs:missing-search-attribute: the search attribute JobType \(Keyword\) is not registered on namespace "acme-jobs"/, `${args.join(' ')}: ${ran.stderr}`);
+    }
     const jobs = await JobClient.connect({ catalog, temporalAddress: server.address, namespace, taskQueue });
     try {
       await assert.rejects(jobs.enqueue('noop', {}), (err: unknown) => {
@@ -175,5 +181,13 @@ describe('bring your own Temporal: a server without the JobType search attribute
     } finally {
       await created.close();
     }
+  });
+
+  it('createWorker names a namespace the server lacks (TEMPORAL_NAMESPACE) and a server it cannot reach (jobs:unreachable)', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'byo-ns-'));
+    const noSuch = loadConfig({ temporalAddress: server.address, namespace: 'no-such-namespace', taskQueue, dataDir }, {});
+    await assert.rejects(createWorker({ ...builtInWorker, config: noSuch }), /TEMPORAL_NAMESPACE: the server at .* has no namespace "no-such-namespace": create it \(temporal operator namespace create --namespace no-such-namespace\)/);
+    const down = loadConfig({ temporalAddress: `127.0.0.1:${await freePort()}`, namespace, taskQueue, dataDir }, {});
+    await assert.rejects(createWorker({ ...builtInWorker, config: down }), /^UnreachableError: jobs:unreachable: cannot reach Temporal at 127\.0\.0\.1:\d+/);
   });
 });
