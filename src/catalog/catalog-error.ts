@@ -12,7 +12,7 @@ export class NoCatalogError extends JobsError {
   constructor(operation: string) {
     super(
       ErrorType.NoCatalog,
-      `${operation} needs the catalog of job types to validate the payload: pass { catalog } to JobClient.connect, or to jobctl --catalog <module> (or DURABLE_JOBS_CATALOG, or "durable-jobs": { "catalog": … } in package.json)`,
+      `${operation} needs the catalog of job types: pass { catalog } to JobClient.connect, or to jobctl --catalog <module> (or DURABLE_JOBS_CATALOG, or "durable-jobs": { "catalog": … } in package.json)`,
     );
   }
 }

@@ -67,12 +67,20 @@ function resolveFrom(dir: string, spec: string): string {
   return path.resolve(dir, spec);
 }
 
+/**
+ * The module path a package.json names for a kind, if it names one. A package.json that is not
+ * JSON, or names something other than a path, is refused naming the file (silence would read as
+ * "no catalog configured").
+ */
 function packageField(file: string, kind: ProjectModuleKind): string | undefined {
+  let parsed: { 'durable-jobs'?: Record<string, unknown> };
   try {
-    const field = (JSON.parse(readFileSync(file, 'utf8')) as { 'durable-jobs'?: Record<string, unknown> })['durable-jobs'];
-    const value = field?.[kind];
-    return typeof value === 'string' && value !== '' ? value : undefined;
-  } catch {
-    return undefined;
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as typeof parsed;
+  } catch (err) {
+    throw new ConfigError([{ path: file, message: `is not valid JSON (${err instanceof Error ? err.message : String(err)}); it is read for "durable-jobs".${kind}` }], { cause: err });
   }
+  const value = parsed?.['durable-jobs']?.[kind];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '') throw new ConfigError([{ path: `${file} "durable-jobs".${kind}`, message: `must be a module path such as "./dist/${kind}.js", got ${JSON.stringify(value)}` }]);
+  return value;
 }
