@@ -44,6 +44,7 @@ export interface OnceResult<T> {
  * key) rolls back whole, so no side effect is half-done.
  */
 export async function runOnce<DB, T>(db: Kysely<DB>, key: LedgerKey, work: (trx: Transaction<DB>) => Promise<T>, signal?: AbortSignal): Promise<OnceResult<T>> {
+  if (!db) throw new TypeError('runOnce needs the jobs database: declare `database` in the worker definition (defineWorker), and pass the `db` its activities factory is given');
   return db.transaction().execute(async (trx) => {
     const ledger = trx as unknown as Transaction<LedgerDatabase>;
     signal?.throwIfAborted();
