@@ -42,9 +42,30 @@ export function validateRedrivePayload<S extends PayloadSchemas>(catalog: Catalo
 /** Validates a patched payload (`after`) against the type's schema and the unpatched one's identity ({@link validateRedrivePayload}). */
 export function validatePatchedPayload<S extends PayloadSchemas>(catalog: Catalog<S>, type: string, before: unknown, after: unknown): unknown {
   const patched = validatePayload(catalog, type, after);
-  const changed = identityChange(catalog.definition(type)!, before, patched);
-  if (changed) throw new InvalidPayloadError(type, [{ path: 'payload', message: changed }]);
+  const definition = catalog.definition(type)!;
+  const changed = identityChange(definition, before, patched);
+  if (changed) throw new InvalidPayloadError(type, identityFields(definition, before, patched).map((path) => ({ path, message: changed })));
   return patched;
+}
+
+/**
+ * The fields a patch changed that the job ID derives from: each top-level field whose old value,
+ * put back alone, gives the old ID again (`payload.paymentId`); `payload` when none does alone.
+ */
+function identityFields(definition: NonNullable<ReturnType<Catalog['definition']>>, before: unknown, after: unknown): string[] {
+  const key = definition.idempotencyKey as ((payload: unknown) => string) | undefined;
+  if (!key || typeof before !== 'object' || before === null || typeof after !== 'object' || after === null) return ['payload'];
+  const was = key(before);
+  const old = before as Record<string, unknown>;
+  const fields = Object.keys(after).filter((k) => JSON.stringify(old[k]) !== JSON.stringify((after as Record<string, unknown>)[k]));
+  const culprits = fields.filter((k) => {
+    try {
+      return key({ ...after, [k]: old[k] }) === was;
+    } catch {
+      return false;
+    }
+  });
+  return culprits.length > 0 ? culprits.map((k) => `payload.${k}`) : ['payload'];
 }
 
 /** Checks a caller-chosen job ID, delay and priority; throws {@link InvalidOptionError} naming each bad one. */

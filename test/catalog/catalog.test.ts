@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineCatalog } from '../../src/catalog/catalog';
 import { CatalogError } from '../../src/catalog/catalog-error';
 import { prepareJob } from '../../src/catalog/prepare-job';
+import { validateRedrivePayload } from '../../src/catalog/validate';
 import { InvalidPayloadError } from '../../src/shared/errors';
 import { defineJob, type JobDefinition } from '../../src/catalog/define-job';
 import { schedule } from '../../src/shared/retry';
@@ -102,5 +103,20 @@ describe('prepareJob: an ID derived from the payload', () => {
     });
     assert.match(issue(() => prepareJob(catalog, 'ping', { name: 'a' })), /the job type's idempotencyKey threw: no key/);
     assert.equal(prepareJob(catalog, 'ping', { name: 'a' }, { id: 'chosen' }).id, 'chosen');
+  });
+});
+
+describe('validateRedrivePayload: a patch that changes what the job ID derives from', () => {
+  it('names the field that changed the ID (payload.paymentId), not the whole payload', () => {
+    const payment = { paymentId: 'p-1', fromAccount: 'alice', toAccount: 'nobody', amount: 100, currency: 'EUR' };
+    try {
+      validateRedrivePayload(builtIn, 'process-payment', payment, { paymentId: 'p-2', toAccount: 'bob' });
+      assert.fail('the patch was accepted');
+    } catch (err) {
+      assert.ok(err instanceof InvalidPayloadError, String(err));
+      assert.deepEqual(err.issues.map((i) => i.path), ['payload.paymentId']);
+      assert.match(err.message, /payload\.paymentId: a redrive must not change what the job ID derives from \(payment:p-1 would become payment:p-2\)/);
+    }
+    assert.deepEqual(validateRedrivePayload(builtIn, 'process-payment', payment, { toAccount: 'bob' }), { ...payment, toAccount: 'bob' });
   });
 });
