@@ -41,7 +41,7 @@ describe('job activity interceptors (time-skipping)', function () {
   /** A worker with the job interceptors, behind a spy that records the log attributes they compose. */
   async function setUp(options: ReportsOptions) {
     const taskQueue = uniqueId('tq');
-    const deps = testActivityDeps(env, taskQueue, testDb.db, { reportsDir: await mkdtemp(path.join(os.tmpdir(), 'interceptors-')) });
+    const deps = testActivityDeps(testDb.db, { reportsDir: await mkdtemp(path.join(os.tmpdir(), 'interceptors-')) });
     const logged: Record<string, unknown>[] = [];
     // Outermost, so what it sees is what the job interceptor added to every log line.
     const spy: ActivityInterceptorsFactory = () => ({

@@ -25,7 +25,7 @@ describe('job record on a long history (real dev server)', function () {
 
   it('reads only the tail of the history, yet reports the attempts, state and first-run payload', async () => {
     const taskQueue = uniqueId('tq');
-    const deps = testActivityDeps(t.env, taskQueue, t.testDb.db, { reportsDir: os.tmpdir(), syncSourceUrl: source.url });
+    const deps = testActivityDeps(t.testDb.db, { reportsDir: os.tmpdir(), syncSourceUrl: source.url });
     const worker = await createTestWorker(t.env, t.bundle, { taskQueue, activities: createActivities(deps) });
     const jobs = new JobClient(t.env.client, { catalog, taskQueue });
     source.setRecords('long', makeRecords(200));

@@ -45,7 +45,7 @@ describe('job record read back from Temporal', function () {
     const jobs = new JobClient(env.client, { catalog, taskQueue });
     const worker = await createTestWorker(env, bundle, {
       taskQueue,
-      activities: createActivities({ ...testActivityDeps(env, taskQueue, testDb.db, { reportsDir: os.tmpdir() }), email: { smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' } }),
+      activities: createActivities({ ...testActivityDeps(testDb.db, { reportsDir: os.tmpdir() }), email: { smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' } }),
     });
     try {
       const { id, handle } = await jobs.enqueue('send-email', payload, { id: uniqueId('job') });

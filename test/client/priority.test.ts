@@ -34,7 +34,7 @@ describe('enqueue priority', function () {
     const described = await high[0]!.handle.describe();
     assert.equal(described.raw.workflowExecutionInfo?.priority?.priorityKey, 1, 'the priority reaches Temporal as its priority key');
 
-    const real = createActivities(testActivityDeps(env, taskQueue, testDb.db, { reportsDir: os.tmpdir(), email: { outboxDir: os.tmpdir(), from: 'jobs@test' } }));
+    const real = createActivities(testActivityDeps(testDb.db, { reportsDir: os.tmpdir(), email: { outboxDir: os.tmpdir(), from: 'jobs@test' } }));
     const order: string[] = [];
     const activities = {
       ...real,

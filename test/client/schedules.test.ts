@@ -33,7 +33,7 @@ describe('schedules', function () {
     const jobs = new JobClient(env.client, { catalog, taskQueue });
     const worker = await createTestWorker(env, bundle, {
       taskQueue,
-      activities: createActivities(testActivityDeps(env, taskQueue, testDb.db, { reportsDir: outbox, email: { outboxDir: outbox, from: 'jobs@test' } })),
+      activities: createActivities(testActivityDeps(testDb.db, { reportsDir: outbox, email: { outboxDir: outbox, from: 'jobs@test' } })),
     });
     const id = uniqueId('every');
     assert.deepEqual(await jobs.schedules.create('send-email', payload, { id, every: '2s', priority: 2 }), { id });

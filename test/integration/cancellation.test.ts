@@ -36,7 +36,7 @@ describe('cancelling a job stops its attempt (real dev server)', function () {
     const smtp = await startSmtpServer(undefined, { holdData: () => Infinity });
     const taskQueue = uniqueId('tq-cancel');
     const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'outbox-'));
-    const deps = { ...testActivityDeps(env, taskQueue, testDb.db, { reportsDir: outboxDir }), email: { smtpUrl: smtp.url, outboxDir, from: 'jobs@test', smtpTimeoutMs: 600_000 } };
+    const deps = { ...testActivityDeps(testDb.db, { reportsDir: outboxDir }), email: { smtpUrl: smtp.url, outboxDir, from: 'jobs@test', smtpTimeoutMs: 600_000 } };
     const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(deps) });
     const jobs = new JobClient(env.client, { catalog, taskQueue });
     try {

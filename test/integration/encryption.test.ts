@@ -84,7 +84,7 @@ describe('payload encryption against a real dev server', function () {
       taskQueue,
       dataConverter,
       // The dead-letter hand-off starts a workflow, so its client encrypts too.
-      activities: createActivities(testActivityDeps(env, taskQueue, testDb.db, { reportsDir })),
+      activities: createActivities(testActivityDeps(testDb.db, { reportsDir })),
       deadLetterClient: new Client({ connection: env.connection, dataConverter }),
     });
     return worker.runUntil(until);

@@ -37,8 +37,8 @@ describe('worker task queues: isolation between job types and rate limits', func
   after(() => stopJobsTestEnv({ env, testDb }));
 
   /** The real activities, with each attempt's start recorded; reports hold their slot until released. */
-  function instrumented(taskQueue: string) {
-    const real = createActivities(testActivityDeps(env, taskQueue, testDb.db, { reportsDir: dir, email: { outboxDir: dir, from: 'jobs@test' } }));
+  function instrumented() {
+    const real = createActivities(testActivityDeps(testDb.db, { reportsDir: dir, email: { outboxDir: dir, from: 'jobs@test' } }));
     const starts: { type: 'email' | 'report'; id: string; at: number }[] = [];
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -64,7 +64,7 @@ describe('worker task queues: isolation between job types and rate limits', func
 
   it('starts send-email jobs while slow generate-report jobs hold every slot of the shared queue', async () => {
     const taskQueue = uniqueId('iso');
-    const { activities, starts, release } = instrumented(taskQueue);
+    const { activities, starts, release } = instrumented();
     const worker = await createTestWorker(env, bundle, { taskQueue, activities, limits: { concurrency: 2 } });
     const jobs = new JobClient(env.client, { catalog, taskQueue });
     const reports = await Promise.all(Array.from({ length: 6 }, (_, i) => jobs.enqueue('generate-report', report(`${taskQueue}-${i}`))));
@@ -88,7 +88,7 @@ describe('worker task queues: isolation between job types and rate limits', func
     const taskQueue = uniqueId('rate');
     const rateLimit = 2;
     const limited = defineCatalog({ jobs: [{ ...catalog.definition('send-email')!, queue: { name: 'email', concurrency: 20, rateLimit } }], payloads: { 'send-email': catalog.payloads['send-email'] } });
-    const { activities, starts } = instrumented(taskQueue);
+    const { activities, starts } = instrumented();
     const worker = await createTestWorker(env, bundle, { taskQueue, activities, catalog: limited, limits: {} });
     const jobs = new JobClient(env.client, { catalog: limited, taskQueue });
     const n = 8;

@@ -27,7 +27,7 @@ describe('dead-letter queue capacity (real dev server)', function () {
 
   async function setUp() {
     const taskQueue = uniqueId('tq');
-    const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(testActivityDeps(env, taskQueue, testDb.db, { reportsDir: os.tmpdir() })) });
+    const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(testActivityDeps(testDb.db, { reportsDir: os.tmpdir() })) });
     return { worker, taskQueue };
   }
 

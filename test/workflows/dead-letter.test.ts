@@ -42,7 +42,7 @@ describe('dead-letter queue (real dev server)', function () {
   /** A fresh task queue (so a fresh DLQ per test: the DLQ's ID is per type, so each test uses its own namespace of IDs) and a worker on it. */
   async function setUp(): Promise<{ jobs: JobClient; worker: TestWorker; taskQueue: string }> {
     const taskQueue = uniqueId('tq');
-    const deps = { ...testActivityDeps(env, taskQueue, testDb.db, { reportsDir: os.tmpdir() }), email: { smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' } };
+    const deps = { ...testActivityDeps(testDb.db, { reportsDir: os.tmpdir() }), email: { smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' } };
     const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(deps) });
     return { jobs: new JobClient(env.client, { catalog, taskQueue }), worker, taskQueue };
   }

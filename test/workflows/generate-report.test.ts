@@ -56,7 +56,7 @@ describe('generate-report job (time-skipping)', function () {
   async function setUp(options: ReportsOptions = {}, db: Db = testDb.db, reportsDir?: string, wrap: (a: Activities) => object = (a) => a) {
     const taskQueue = uniqueId('tq');
     const dir = await mkdtemp(path.join(os.tmpdir(), 'reports-'));
-    const deps = testActivityDeps(env, taskQueue, db, { reportsDir: reportsDir ?? dir });
+    const deps = testActivityDeps(db, { reportsDir: reportsDir ?? dir });
     const worker = await createTestWorker(env, bundle, { taskQueue, activities: wrap({ ...createActivities(deps), ...createReportsActivities(deps, options) }) });
     return { dir, worker, jobs: new JobClient(env.client, { catalog, taskQueue }), prefix: `${uniqueId('w')}-` };
   }

@@ -27,7 +27,7 @@ describe('noop job, a local activity (time-skipping)', function () {
 
   /** The real activities, recording when each noop attempt starts (wall clock: local retries wait in the worker). */
   function recordingActivities(taskQueue: string, startedAt: number[]) {
-    const real = createActivities(testActivityDeps(env, taskQueue, testDb.db, { reportsDir: os.tmpdir() }));
+    const real = createActivities(testActivityDeps(testDb.db, { reportsDir: os.tmpdir() }));
     return {
       ...real,
       runNoop: async (input: Parameters<typeof real.runNoop>[0]) => {

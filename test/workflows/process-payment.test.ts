@@ -47,7 +47,7 @@ describe('process-payment job (time-skipping, SQLite)', function () {
   /** A worker with the real activities, some of them failing as `faults` says; `calls` counts attempts. */
   async function setUp(faults: Faults = {}) {
     const taskQueue = uniqueId('tq');
-    const real = createActivities(testActivityDeps(env, taskQueue, db, { reportsDir }));
+    const real = createActivities(testActivityDeps(db, { reportsDir }));
     const calls: Record<string, number> = {};
     const wrap = (name: PaymentActivity) => async (input: Parameters<Activities[PaymentActivity]>[0]) => {
       const { paymentId } = input.payload as { paymentId: string };

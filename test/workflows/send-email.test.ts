@@ -35,7 +35,7 @@ describe('send-email job (time-skipping)', function () {
 
   /** Every real activity, with this email transport, reporting dead letters on `taskQueue`. */
   const deps = (taskQueue: string, email: { smtpUrl?: string; outboxDir: string; from: string }) => ({
-    ...testActivityDeps(env, taskQueue, testDb.db, { reportsDir: os.tmpdir() }),
+    ...testActivityDeps(testDb.db, { reportsDir: os.tmpdir() }),
     email,
   });
   afterEach(async () => {

@@ -47,7 +47,7 @@ describe('sync-data job (time-skipping)', function () {
     const taskQueue = uniqueId('tq');
     const source = uniqueId('src').slice(0, 40);
     http.setRecords(source, makeRecords(records));
-    const deps = testActivityDeps(env, taskQueue, testDb.db, { reportsDir: await mkdtemp(path.join(os.tmpdir(), 'sync-')), syncSourceUrl: http.url });
+    const deps = testActivityDeps(testDb.db, { reportsDir: await mkdtemp(path.join(os.tmpdir(), 'sync-')), syncSourceUrl: http.url });
     const real = createActivities(deps);
     const activities = wrap ? { ...real, syncPage: wrap(real.syncPage) } : real;
     const worker: TestWorker = await createTestWorker(env, bundle, { taskQueue, activities: activities });
