@@ -4,11 +4,13 @@ import type { Client } from '@temporalio/client';
 import type { Catalog } from '../catalog/catalog';
 import { readCreatedAt } from '../catalog/created-at';
 import { deadLetterWorkflowId, normaliseFailureMessage } from '../catalog/dead-letter';
+import { deadLetterShardOf, deadLetterShardWorkflowId } from '../catalog/dead-letter-shards';
 import { startJob } from '../catalog/start-job';
 import { validatePatchedPayload, validatePayload } from '../catalog/validate';
 import { activityAttempts } from '../shared/attempts';
 import { ErrorType, JobsError, nonRetryable } from '../shared/errors';
 import type { DeadLetterInput } from '../workflow/dead-letter-entries';
+import { HandOffBatcher } from './hand-off-batcher';
 
 /** Input of {@link handOffToDeadLetter}: what the failing job's workflow knows about itself. */
 export interface HandOffInput {
@@ -19,6 +21,8 @@ export interface HandOffInput {
   error: { type?: string; message: string };
   /** The activity whose failure ended the job, when one did; its attempts are read from history. */
   failedActivityId?: string;
+  /** When the job was first enqueued (ISO 8601), when the workflow knows it; else read from Temporal. */
+  createdAt?: string;
 }
 
 /** What {@link handOffToDeadLetter} did: the DLQ that holds the job now, and the failure's group there. */
@@ -47,6 +51,8 @@ export interface DeadLetterDeps {
   taskQueue: string;
   /** The job types, to validate a redrive's payload and find its definition. */
   catalog: Catalog;
+  /** Least time between two hand-off batches to one DLQ shard, in ms. @defaultValue 200 */
+  handOffLingerMs?: number;
 }
 
 /** The fingerprint of a failure: the error type plus its normalised message, hashed short. */
@@ -56,7 +62,13 @@ export function failureFingerprint(error: { type?: string; message: string }): {
 }
 
 /** Builds the activities that connect jobs and the dead-letter queue. */
-export function createDeadLetterActivities({ client, taskQueue, catalog }: DeadLetterDeps) {
+export function createDeadLetterActivities({ client, taskQueue, catalog, handOffLingerMs }: DeadLetterDeps) {
+  const batcher = new HandOffBatcher<DeadLetterInput>({
+    lingerMs: handOffLingerMs,
+    // A batch carries several activities' hand-offs: it runs under its own deadline, not the
+    // cancellation of whichever attempt happened to send it.
+    send: (workflowId, entries) => client.withAbortSignal(AbortSignal.timeout(20_000), () => sendDeadLetters(client, taskQueue, workflowId, entries)),
+  });
 
   /**
    * Runs Temporal client calls under the attempt's cancellation signal, so that a worker shutdown or
@@ -81,8 +93,9 @@ export function createDeadLetterActivities({ client, taskQueue, catalog }: DeadL
 
   return {
     /**
-     * Hands a job that failed for good to its type's DLQ workflow with signal-with-start, so the
-     * DLQ need not exist beforehand. Retried until it succeeds; the DLQ ignores a repeat of the same run.
+     * Hands a job that failed for good to its shard of its type's DLQ, batched with this worker's
+     * other hand-offs to that shard and sent with signal-with-start, so the DLQ need not exist
+     * beforehand. Retried until it succeeds; the DLQ ignores a repeat of the same run.
      */
     handOffToDeadLetter: (input: HandOffInput): Promise<HandOffResult> => cancellable(async () => {
       const entry: DeadLetterInput = {
@@ -95,8 +108,10 @@ export function createDeadLetterActivities({ client, taskQueue, catalog }: DeadL
         error: input.error,
         ...failureFingerprint(input.error),
       };
-      const dlqWorkflowId = deadLetterWorkflowId(taskQueue, input.type);
-      await startDeadLetterQueue(client, taskQueue, input.type, entry);
+      const createdAt = input.createdAt ?? (await readCreatedAt(client, input.id).then((d) => d.toISOString(), () => undefined));
+      if (createdAt) entry.createdAt = createdAt;
+      const dlqWorkflowId = deadLetterShardWorkflowId(taskQueue, input.type, deadLetterShardOf(input.id));
+      await batcher.submit(dlqWorkflowId, entry);
       // The job's interceptor logs job:dead-lettered once, with what this returns; this line is for
       // following a hand-off's retries.
       Context.current().log.debug('dlq:handed-off', { jobId: input.id, jobType: input.type, dlq: dlqWorkflowId, fingerprint: entry.fingerprint });
@@ -133,7 +148,20 @@ export function createDeadLetterActivities({ client, taskQueue, catalog }: DeadL
 /** The DLQ activities, as workflow code sees them through `proxyActivities`. */
 export type DeadLetterActivities = ReturnType<typeof createDeadLetterActivities>;
 
-/** Signal-with-start of a job type's DLQ workflow. */
+/** Signal-with-start of one DLQ shard with a batch of hand-offs. */
+export async function sendDeadLetters(client: Client, taskQueue: string, workflowId: string, entries: DeadLetterInput[]): Promise<void> {
+  const type = entries[0]!.type;
+  await client.workflow.signalWithStart('deadLetterWorkflow', {
+    workflowId,
+    taskQueue,
+    args: [{ type }],
+    signal: 'deadLetters',
+    signalArgs: [{ entries }],
+    staticSummary: `dead-letter queue of ${type}`,
+  });
+}
+
+/** Signal-with-start of a job type's unsharded DLQ workflow with one hand-off, as workers before 0.3 sent it. */
 export async function startDeadLetterQueue(client: Client, taskQueue: string, type: string, entry: DeadLetterInput): Promise<void> {
   await client.workflow.signalWithStart('deadLetterWorkflow', {
     workflowId: deadLetterWorkflowId(taskQueue, type),

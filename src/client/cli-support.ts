@@ -53,10 +53,10 @@ export function parseJson(text: string, name: string): unknown {
   }
 }
 
-/** Parses `--limit`: a whole number from 1 to 10000. */
-export function parseLimit(text: string): number {
+/** Parses `--limit`: a whole number from 1 to `max`. */
+export function parseLimit(text: string, max = 10_000): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--limit: must be a whole number from 1 to 10000, got ${JSON.stringify(text)}`);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`--limit: must be a whole number from 1 to ${max}, got ${JSON.stringify(text)}`);
   return n;
 }
 

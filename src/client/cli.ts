@@ -14,6 +14,7 @@ import { listableStatuses, type ListableStatus } from './job-list';
 import { redact, secretsFromEnv } from '../shared/redact';
 import { NoCatalogError } from '../catalog/catalog-error';
 import { prepareJob } from '../catalog/prepare-job';
+import { readCreatedAt } from '../catalog/created-at';
 import { projectCatalog, setCatalogFlag } from './cli-catalog';
 
 // No catalog is bad input too: --catalog (or DURABLE_JOBS_CATALOG, or package.json) fixes it.
@@ -21,7 +22,7 @@ const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJo
 
 /** Exit 2 for what the user can fix on the command line; an unknown ID is exit 1, like `status`'s. */
 function isBadInput(err: unknown): boolean {
-  if (err instanceof DeadLetterError) return err.type !== ErrorType.DlqEntryNotFound;
+  if (err instanceof DeadLetterError) return err.type !== ErrorType.DlqEntryNotFound && err.type !== ErrorType.DlqBusy;
   return badInput.some((kind) => err instanceof kind);
 }
 
@@ -113,9 +114,10 @@ function buildProgram(): Command {
       const limit = parseLimit(opts.limit);
       const rows = await withClient(async (client) => {
         if (opts.status !== 'dead-lettered') return client.list({ type: opts.type, status: opts.status, limit });
-        const entries = await client.deadLetters.list({ type: opts.type });
-        // The DLQ knows when a job failed, not when it was enqueued (`jobctl status` has that).
-        return entries.slice(0, limit).map((e) => ({ id: e.id, type: e.type, status: 'dead-lettered', closedAt: e.lastFailedAt }));
+        const { entries } = await client.deadLetters.page({ type: opts.type, limit: Math.min(limit, 1000) });
+        // Entries handed off before 0.3 do not carry createdAt: read it from the job's first run.
+        const createdAt = (e: (typeof entries)[number]) => e.createdAt ?? readCreatedAt(client.temporal, e.id).then((d) => d.toISOString(), () => undefined);
+        return Promise.all(entries.map(async (e) => ({ id: e.id, type: e.type, status: 'dead-lettered', createdAt: await createdAt(e), closedAt: e.lastFailedAt })));
       });
       console.log(opts.json ? JSON.stringify(rows, null, 2) : formatTable(rows as { id: string; type: string; status: string; createdAt?: string; closedAt?: string }[], ['id', 'type', 'status', 'createdAt', 'closedAt']));
     });

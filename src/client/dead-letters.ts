@@ -1,47 +1,38 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { isGrpcServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Catalog } from '../catalog/catalog';
 import { NoCatalogError } from '../catalog/catalog-error';
+import { deadLetterShardOf, deadLetterShardWorkflowId, deadLetterWorkflowIds, jobTypeOfDeadLetterWorkflow } from '../catalog/dead-letter-shards';
 import { deadLetterWorkflowId } from '../catalog/dead-letter';
 import { ErrorType, JobsError, describe } from '../shared/errors';
-import {
-  deadLetterCountsQuery,
-  deadLetterEntriesQuery,
-  deadLetterGroupsQuery,
-  discardUpdate,
-  redriveUpdate,
-  type RedriveResult,
-} from '../workflow/dead-letter';
-import type { DeadLetterEntry, DeadLetterFilter, DeadLetterGroup, DeadLetterStatus } from '../workflow/dead-letter-entries';
+import { discardUpdate, redriveUpdate, type RedriveResult } from '../workflow/dead-letter';
+import { compareEntries, type DeadLetterEntry, type DeadLetterFilter, type DeadLetterGroup, type DeadLetterStatus } from '../workflow/dead-letter-entries';
 import { validateRedrivePayload } from '../catalog/validate';
+import { callDeadLetterWorkflow, isHandOver } from './dead-letter-calls';
+import { decodeCursor, encodeCursor, readCounts, readEntries, readGroups, type LocatedEntry } from './dead-letter-reads';
+import { bulkDiscard, bulkRedrive, type BulkOptions, type DeadLetterSelection, type DiscardOutcome, type RedriveOutcome } from './dead-letter-bulk';
+
+export type { BulkOptions, DeadLetterSelection, DiscardOutcome, RedriveOutcome };
 
 /** A dead-letter operation was refused: no such entry, or not in a state it applies to. */
 export class DeadLetterError extends JobsError {}
 
-/** gRPC NOT_FOUND: this type's DLQ has never been started, so it holds nothing. */
-const GRPC_NOT_FOUND = 5;
-
-/** Options of {@link DeadLetterQueue.list}. */
+/** Options of {@link DeadLetterQueue.list}, {@link DeadLetterQueue.page} and {@link DeadLetterQueue.entries}. */
 export interface DeadLetterListOptions extends DeadLetterFilter {
   /** Only this job type's DLQ. @defaultValue every type: the catalog's, or without one every DLQ running on the task queue */
   type?: string;
+  /** At most this many entries: a page's size (at most 1000), or a cap on {@link DeadLetterQueue.list}. @defaultValue 100 for a page, none for a list */
+  limit?: number;
+  /** Start after the entry this cursor (a page's `nextCursor`) names. @defaultValue the first */
+  cursor?: string;
 }
 
-/** What came of redriving one entry. */
-export interface RedriveOutcome {
-  id: string;
-  type: string;
-  /** The payload it was (or would be) started with. */
-  payload: unknown;
-  /** The run started, when it was. */
-  runId?: string;
-  /** When the restart was made (ISO 8601). */
-  startedAt?: string;
-  /** Why it was not redriven. */
-  error?: string;
-  /** True for a dry run: nothing was changed. */
-  dryRun?: boolean;
+/** One page of {@link DeadLetterQueue.page}. */
+export interface DeadLetterListPage {
+  entries: DeadLetterEntry[];
+  /** Pass as `cursor` for the next page; unset on the last one. */
+  nextCursor?: string;
 }
 
 /** Options of {@link DeadLetterQueue.redrive}. */
@@ -53,8 +44,9 @@ export interface RedriveOptions {
 }
 
 /**
- * The operator's view of the dead-letter queues (one workflow per job type): list, group, show,
- * redrive and discard, through the DLQ workflows' queries and updates.
+ * The operator's view of the dead-letter queues (one set of shard workflows per job type): list,
+ * page, group, show, redrive and discard, through the DLQ workflows' queries and updates. Every read
+ * pages, so a DLQ of any size can be listed and operated on with bounded memory.
  */
 export class DeadLetterQueue {
   constructor(
@@ -70,39 +62,60 @@ export class DeadLetterQueue {
     if (type !== undefined) return [type];
     if (this.catalog) return [...this.catalog.types];
     const prefix = deadLetterWorkflowId(this.taskQueue, '');
-    const query = `WorkflowType = 'deadLetterWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${this.taskQueue.replace(/['\\]/g, '\\$&')}'`;
+    const query = `WorkflowType = 'deadLetterWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${this.taskQueue.replace(/['\\]/g, '\\$&')}' AND WorkflowId STARTS_WITH '${prefix.replace(/['\\]/g, '\\$&')}'`;
     const found = new Set<string>();
-    for await (const w of this.client.workflow.list({ query })) if (w.workflowId.startsWith(prefix)) found.add(w.workflowId.slice(prefix.length));
+    for await (const w of this.client.workflow.list({ query })) {
+      const t = jobTypeOfDeadLetterWorkflow(this.taskQueue, w.workflowId);
+      if (t) found.add(t);
+    }
     return [...found].sort();
   }
 
-  /** Entries across the selected DLQs, oldest failure first. */
-  async list(options: DeadLetterListOptions = {}): Promise<DeadLetterEntry[]> {
-    const { type, ...filter } = options;
-    const lists = await Promise.all((await this.types(type)).map((t) => this.query(t, (h) => h.query(deadLetterEntriesQuery, filter), [])));
-    return lists.flat().sort((a, b) => (a.lastFailedAt < b.lastFailedAt ? -1 : a.lastFailedAt > b.lastFailedAt ? 1 : 0));
+  /** Every entry the options select across the selected DLQs, oldest failure first, read a page at a time. */
+  async *entries(options: DeadLetterListOptions = {}): AsyncGenerator<DeadLetterEntry> {
+    for await (const { entry } of this.located(options)) yield entry;
   }
 
-  /** Dead-lettered entries counted per fingerprint, across the selected DLQs, largest first. */
+  /** One page of entries, oldest failure first, and the cursor of the next. */
+  async page(options: DeadLetterListOptions = {}): Promise<DeadLetterListPage> {
+    const limit = Math.max(1, Math.min(options.limit ?? 100, 1000));
+    const entries: DeadLetterEntry[] = [];
+    let more = false;
+    for await (const { entry } of this.located(options, Math.min(1000, Math.max(20, Math.ceil(limit / 8))))) {
+      if (entries.length === limit) {
+        more = true;
+        break;
+      }
+      entries.push(entry);
+    }
+    const last = entries.at(-1);
+    return more && last ? { entries, nextCursor: encodeCursor(last) } : { entries };
+  }
+
+  /** The entries the options select, oldest failure first: all of them, or the first `limit`. Prefer {@link page} or {@link entries} for a large DLQ. */
+  async list(options: DeadLetterListOptions = {}): Promise<DeadLetterEntry[]> {
+    const entries: DeadLetterEntry[] = [];
+    for await (const entry of this.entries(options)) {
+      if (options.limit !== undefined && entries.length >= options.limit) break;
+      entries.push(entry);
+    }
+    return entries;
+  }
+
+  /** Dead-lettered entries counted per fingerprint, across the selected DLQs and their shards, largest first. */
   async groups(type?: string): Promise<(DeadLetterGroup & { type: string })[]> {
-    const lists = await Promise.all(
-      (await this.types(type)).map(async (t) => (await this.query(t, (h) => h.query(deadLetterGroupsQuery), [])).map((g) => ({ ...g, type: t }))),
-    );
-    return lists.flat().sort((a, b) => b.count - a.count);
+    return readGroups(this.client, this.taskQueue, await this.types(type));
   }
 
   /** Entries counted by status, per job type. */
   async counts(): Promise<Record<string, Record<DeadLetterStatus, number>>> {
-    const empty = { 'dead-lettered': 0, redriving: 0, redriven: 0, discarded: 0 };
-    const rows = await Promise.all((await this.types()).map(async (t) => [t, await this.query(t, (h) => h.query(deadLetterCountsQuery), empty)] as const));
-    return Object.fromEntries(rows);
+    const types = await this.types();
+    return Object.fromEntries(await Promise.all(types.map(async (t) => [t, await readCounts(this.client, this.taskQueue, t)] as const)));
   }
 
   /** The entry of a job, whatever its status. Throws `jobs:dlq-entry-not-found` if no DLQ has it. */
   async show(id: string): Promise<DeadLetterEntry> {
-    const [entry] = await this.list({ id, status: 'all' });
-    if (!entry) throw new DeadLetterError(ErrorType.DlqEntryNotFound, `no dead-letter entry for job "${id}"`);
-    return entry;
+    return (await this.locate(id)).entry;
   }
 
   /**
@@ -117,62 +130,86 @@ export class DeadLetterQueue {
 
   /** Starts a dead-lettered job again under its own ID. The patch is validated before anything restarts. */
   async redrive(id: string, options: RedriveOptions = {}): Promise<RedriveResult> {
-    const entry = await this.show(id);
-    this.patchedPayload(entry, options.patch);
-    return this.restart(entry, options);
-  }
-
-  /** Sends the redrive update; the patch has been validated. */
-  private restart(entry: DeadLetterEntry, options: RedriveOptions): Promise<RedriveResult> {
-    return this.update(entry.type, (h) => h.executeUpdate(redriveUpdate, { args: [{ id: entry.id, patch: options.patch, reason: options.reason }] }));
+    const located = await this.locate(id);
+    this.patchedPayload(located.entry, options.patch);
+    return this.restart(located, options);
   }
 
   /**
-   * Redrives several entries: validates every patched payload first (a bad patch restarts nothing),
-   * then restarts them one by one, at most `ratePerSecond` a second. A failed restart is reported
-   * in its outcome and does not stop the rest. With `dryRun`, returns the plan and changes nothing.
+   * Redrives the given entries one by one, at most `ratePerSecond` a second, after validating every
+   * patched payload (a bad patch restarts nothing). For a whole group or DLQ, {@link redriveAll}
+   * streams instead of holding the entries.
    */
-  async redriveMany(entries: DeadLetterEntry[], options: RedriveOptions & { ratePerSecond?: number; dryRun?: boolean } = {}): Promise<RedriveOutcome[]> {
-    const plan = entries.map((entry) => ({ entry, payload: this.patchedPayload(entry, options.patch) }));
-    if (options.dryRun) return plan.map(({ entry, payload }) => ({ id: entry.id, type: entry.type, payload, dryRun: true }));
+  async redriveMany(entries: DeadLetterEntry[], options: RedriveOptions & Omit<BulkOptions, 'reason'> = {}): Promise<RedriveOutcome[]> {
     const outcomes: RedriveOutcome[] = [];
-    for (const [i, { entry, payload }] of plan.entries()) {
-      if (i > 0 && options.ratePerSecond) await sleep(1000 / options.ratePerSecond);
-      try {
-        const { runId } = await this.restart(entry, options);
-        outcomes.push({ id: entry.id, type: entry.type, payload, runId, startedAt: new Date().toISOString() });
-      } catch (err) {
-        outcomes.push({ id: entry.id, type: entry.type, payload, error: describe(err) });
-      }
-    }
+    for await (const o of bulkRedrive(this.bulkTarget(), entries.map((e) => ({ entry: e, workflowId: this.shardOf(e) })), options)) outcomes.push(o);
     return outcomes;
+  }
+
+  /**
+   * Redrives every dead-lettered entry the selection names that failed before the call (a job that
+   * fails again meanwhile is not chased), streaming outcomes as they happen. With `dryRun`, yields
+   * the plan and changes nothing. A patch is checked against every entry before the first restart.
+   */
+  redriveAll(selection: DeadLetterSelection, options: RedriveOptions & Omit<BulkOptions, 'reason'> = {}): AsyncGenerator<RedriveOutcome> {
+    return bulkRedrive(this.bulkTarget(), (snapshot) => this.located({ ...selection, status: 'dead-lettered', failedBefore: selection.failedBefore ?? snapshot }), options);
   }
 
   /** Gives up on a dead-lettered job; the entry stays, marked discarded, with the reason in its audit trail. */
   async discard(id: string, reason?: string): Promise<DeadLetterEntry> {
-    const entry = await this.show(id);
-    return this.update(entry.type, (h) => h.executeUpdate(discardUpdate, { args: [{ id, reason }] }));
+    const located = await this.locate(id);
+    return this.update(located.workflowId, (h, updateId) => h.executeUpdate(discardUpdate, { args: [{ id, reason }], updateId }));
   }
 
-  private handle(type: string) {
-    return this.client.workflow.getHandle(deadLetterWorkflowId(this.taskQueue, type));
+  /** Discards every dead-lettered entry the selection names that failed before the call, streaming outcomes. */
+  discardAll(selection: DeadLetterSelection, options: BulkOptions = {}): AsyncGenerator<DiscardOutcome> {
+    return bulkDiscard(this.bulkTarget(), (snapshot) => this.located({ ...selection, status: 'dead-lettered', failedBefore: selection.failedBefore ?? snapshot }), options);
   }
 
-  private async query<T>(type: string, run: (h: ReturnType<DeadLetterQueue['handle']>) => Promise<T>, empty: T): Promise<T> {
+  private bulkTarget() {
+    return {
+      patchedPayload: (entry: DeadLetterEntry, patch: unknown) => this.patchedPayload(entry, patch),
+      restart: (located: LocatedEntry, options: RedriveOptions) => this.restart(located, options),
+      discard: (located: LocatedEntry, reason?: string) =>
+        this.update(located.workflowId, (h, updateId) => h.executeUpdate(discardUpdate, { args: [{ id: located.entry.id, reason }], updateId })),
+    };
+  }
+
+  private async *located(options: DeadLetterListOptions, chunk?: number): AsyncGenerator<LocatedEntry> {
+    const { type, cursor, status, fingerprint, id, failedBefore, failedAfter } = options;
+    const filter: DeadLetterFilter = { status, fingerprint, id, failedBefore, failedAfter };
+    const after = cursor === undefined ? undefined : decodeCursor(cursor);
+    const workflowIds = (await this.types(type)).flatMap((t) => deadLetterWorkflowIds(this.taskQueue, t));
+    yield* readEntries(this.client, workflowIds, filter, { after, chunk });
+  }
+
+  /** The newest entry of a job across the DLQs (its shard, and the unsharded DLQ of older releases). */
+  private async locate(id: string): Promise<LocatedEntry> {
+    const workflowIds = (await this.types()).flatMap((t) => [deadLetterWorkflowId(this.taskQueue, t), deadLetterShardWorkflowId(this.taskQueue, t, deadLetterShardOf(id))]);
+    let found: LocatedEntry | undefined;
+    for await (const located of readEntries(this.client, workflowIds, { id, status: 'all' }, { chunk: 1 })) if (!found || compareEntries(found.entry, located.entry) < 0) found = located;
+    if (!found) throw new DeadLetterError(ErrorType.DlqEntryNotFound, `no dead-letter entry for job "${id}"`);
+    return found;
+  }
+
+  private shardOf(entry: DeadLetterEntry): string {
+    return deadLetterShardWorkflowId(this.taskQueue, entry.type, deadLetterShardOf(entry.id));
+  }
+
+  /** Sends the redrive update; the patch has been validated. */
+  private restart({ entry, workflowId }: LocatedEntry, options: RedriveOptions): Promise<RedriveResult> {
+    return this.update(workflowId, (h, updateId) => h.executeUpdate(redriveUpdate, { args: [{ id: entry.id, patch: options.patch, reason: options.reason }], updateId }));
+  }
+
+  private async update<T>(workflowId: string, run: (h: ReturnType<Client['workflow']['getHandle']>, updateId: string) => Promise<T>): Promise<T> {
+    // One update ID across the retries: a retry of an update that did land returns its result.
+    const updateId = randomUUID();
     try {
-      return await run(this.handle(type));
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError || (isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND)) return empty;
-      throw err;
-    }
-  }
-
-  private async update<T>(type: string, run: (h: ReturnType<DeadLetterQueue['handle']>) => Promise<T>): Promise<T> {
-    try {
-      return await run(this.handle(type));
+      return await callDeadLetterWorkflow(this.client, workflowId, (h) => run(h, updateId));
     } catch (err) {
       const cause = err instanceof WorkflowUpdateFailedError ? err.cause : err;
       if (cause instanceof ApplicationFailure) throw new DeadLetterError((cause.type as typeof ErrorType.DlqInvalidState) ?? ErrorType.DlqInvalidState, cause.message, { cause });
+      if (isHandOver(err)) throw new DeadLetterError(ErrorType.DlqBusy, `the DLQ workflow ${workflowId} is busy handing over to its next run; try again (${describe(err)})`, { cause: err });
       throw new DeadLetterError(ErrorType.DlqInvalidState, describe(err), { cause: err });
     }
   }

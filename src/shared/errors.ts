@@ -39,6 +39,8 @@ export const ErrorType = {
   ScheduleNotFound: 'jobs:schedule-not-found',
   /** A dead-letter operation does not apply to the entry in its current state (e.g. redriving a discarded job). */
   DlqInvalidState: 'jobs:dlq-invalid-state',
+  /** A DLQ workflow kept refusing a call while it handed over to its next run (retried for about 10 s first): try again. */
+  DlqBusy: 'jobs:dlq-busy',
   /** A payload is encrypted with a key ID that is not configured (ENCRYPTION_KEYS / ENCRYPTION_KEY_FILE). */
   CodecUnknownKey: 'jobs:codec-unknown-key',
   /** An encrypted payload does not decrypt with its key: wrong key material, or the bytes were altered. */

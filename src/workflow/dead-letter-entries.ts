@@ -34,6 +34,8 @@ export interface DeadLetterInput {
   fingerprint: string;
   /** The error type and normalised message the fingerprint was made from. */
   fingerprintText: string;
+  /** When the job was first enqueued (ISO 8601), redrives included. Unset in hand-offs from before 0.3. */
+  createdAt?: string;
 }
 
 /** A job in (or once in) the DLQ, with everything needed to inspect and redrive it. */
@@ -67,6 +69,7 @@ export function applyDeadLetter(state: DeadLetterState, input: DeadLetterInput):
   const existing = state.entries[input.id];
   if (existing?.lastRunId === input.runId) return false;
   const error = { ...input.error, message: input.error.message.slice(0, messageLimit) };
+  const createdAt = input.createdAt ?? existing?.createdAt;
   const record: AuditRecord = { at: input.failedAt, action: 'dead-lettered', result: `run ${input.runId} failed after ${input.attempts} attempt(s)`, detail: error.type };
   state.entries[input.id] = {
     id: input.id,
@@ -81,6 +84,7 @@ export function applyDeadLetter(state: DeadLetterState, input: DeadLetterInput):
     error,
     fingerprint: input.fingerprint,
     fingerprintText: input.fingerprintText,
+    ...(createdAt ? { createdAt } : {}),
     audit: appendAudit(existing?.audit ?? [], record),
   };
   return true;
@@ -97,14 +101,35 @@ export interface DeadLetterFilter {
   status?: DeadLetterStatus | 'all';
   fingerprint?: string;
   id?: string;
+  /** Only entries whose last failure is at or before this time (ISO 8601): a bulk operation's snapshot. @defaultValue no bound */
+  failedBefore?: string;
+  /** Only entries whose last failure is at or after this time (ISO 8601). @defaultValue no bound */
+  failedAfter?: string;
+}
+
+/** Whether an entry is one a filter selects. */
+export function matchesFilter(e: DeadLetterEntry, filter: DeadLetterFilter): boolean {
+  const status = filter.status ?? 'dead-lettered';
+  return (
+    (status === 'all' || e.status === status) &&
+    (!filter.fingerprint || e.fingerprint === filter.fingerprint) &&
+    (!filter.id || e.id === filter.id) &&
+    (!filter.failedBefore || e.lastFailedAt <= filter.failedBefore) &&
+    (!filter.failedAfter || e.lastFailedAt >= filter.failedAfter)
+  );
+}
+
+/** The DLQ's one order, oldest failure first, then by job ID: pages and the merge of shards follow it. */
+export function compareEntries(a: Pick<DeadLetterEntry, 'lastFailedAt' | 'id'>, b: Pick<DeadLetterEntry, 'lastFailedAt' | 'id'>): number {
+  if (a.lastFailedAt !== b.lastFailedAt) return a.lastFailedAt < b.lastFailedAt ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** The entries a filter selects, oldest failure first. */
 export function selectEntries(state: DeadLetterState, filter: DeadLetterFilter = {}): DeadLetterEntry[] {
-  const status = filter.status ?? 'dead-lettered';
   return Object.values(state.entries)
-    .filter((e) => (status === 'all' || e.status === status) && (!filter.fingerprint || e.fingerprint === filter.fingerprint) && (!filter.id || e.id === filter.id))
-    .sort((a, b) => (a.lastFailedAt < b.lastFailedAt ? -1 : a.lastFailedAt > b.lastFailedAt ? 1 : a.id < b.id ? -1 : 1));
+    .filter((e) => matchesFilter(e, filter))
+    .sort(compareEntries);
 }
 
 /** One fingerprint's share of the DLQ. */
@@ -116,6 +141,10 @@ export interface DeadLetterGroup {
   count: number;
   /** A recent message of the group, as it was. */
   sample: string;
+  /** The job whose message {@link sample} is: an example to show. Unset from workers before 0.3. */
+  exampleId?: string;
+  /** The oldest failure of the group's entries. Unset from workers before 0.3. */
+  firstFailedAt?: string;
   lastFailedAt: string;
 }
 
@@ -127,9 +156,13 @@ export function groupEntries(state: DeadLetterState): DeadLetterGroup[] {
     if (g) {
       g.count += 1;
       g.sample = e.error.message;
+      g.exampleId = e.id;
       g.lastFailedAt = e.lastFailedAt;
     } else {
-      groups.set(e.fingerprint, { fingerprint: e.fingerprint, fingerprintText: e.fingerprintText, errorType: e.error.type, count: 1, sample: e.error.message, lastFailedAt: e.lastFailedAt });
+      groups.set(e.fingerprint, {
+        fingerprint: e.fingerprint, fingerprintText: e.fingerprintText, errorType: e.error.type,
+        count: 1, sample: e.error.message, exampleId: e.id, firstFailedAt: e.lastFailedAt, lastFailedAt: e.lastFailedAt,
+      });
     }
   }
   return [...groups.values()].sort((a, b) => b.count - a.count || (a.fingerprint < b.fingerprint ? -1 : 1));

@@ -8,6 +8,7 @@ import {
   defineSignal,
   defineUpdate,
   log,
+  patched,
   proxyActivities,
   setHandler,
   workflowInfo,
@@ -20,6 +21,7 @@ import { presetOptions } from '../catalog/define-job';
 import { ErrorType } from '../shared/errors';
 import { mergePatch } from '../shared/merge-patch';
 import { packState, unpackState } from './packed-state';
+import { pageEntries, pageGroups, type DeadLetterGroupPage, type DeadLetterGroupPageInput, type DeadLetterPage, type DeadLetterPageInput } from './dead-letter-pages';
 import {
   appendAudit,
   applyDeadLetter,
@@ -42,8 +44,10 @@ export interface DeadLetterWorkflowInput {
   type: string;
   /** Entries carried over by a run that did not pack them (the workflow's second argument packs them now). @defaultValue none */
   entries?: DeadLetterState['entries'];
-  /** Continue as new after this many history events, or when Temporal suggests it. @defaultValue 10000 */
+  /** Continue as new after this many history events, or when Temporal suggests it. @defaultValue 10000 (4000 for runs started since 0.3) */
   continueAsNewAfterEvents?: number;
+  /** Continue as new after this many signals (Temporal refuses signals past 10,000 per run). Runs started since 0.3 only. @defaultValue 2000 */
+  continueAsNewAfterSignals?: number;
   /** Forget discarded and redriven entries this long after their last operation, in days. @defaultValue 30 */
   retainClosedEntriesDays?: number;
 }
@@ -74,9 +78,20 @@ export interface DiscardInput {
   reason?: string;
 }
 
-/** A failed job arrives (sent by the hand-off activity with signal-with-start). A stored contract. */
+/** Input of {@link deadLettersSignal}: the hand-offs one worker gathered for one shard. */
+export interface DeadLetterBatch {
+  entries: DeadLetterInput[];
+}
+
+/** A failed job arrives (sent by the hand-off of workers before 0.3, with signal-with-start). A stored contract. */
 export const deadLetterSignal = defineSignal<[DeadLetterInput]>('deadLetter');
-/** Entries selected by a filter. */
+/** Failed jobs arrive, batched per worker and shard (sent by the hand-off with signal-with-start). A stored contract. */
+export const deadLettersSignal = defineSignal<[DeadLetterBatch]>('deadLetters');
+/** One page of the entries a filter selects, after a position. */
+export const deadLetterPageQuery = defineQuery<DeadLetterPage, [DeadLetterPageInput?]>('deadLetterPage');
+/** One page of the groups, by fingerprint. */
+export const deadLetterGroupPageQuery = defineQuery<DeadLetterGroupPage, [DeadLetterGroupPageInput?]>('deadLetterGroupPage');
+/** Every entry selected by a filter, in one result (over 2 MB it fails: read {@link deadLetterPageQuery} instead). */
 export const deadLetterEntriesQuery = defineQuery<DeadLetterEntry[], [DeadLetterFilter?]>('deadLetterEntries');
 /** Dead-lettered entries counted per fingerprint. */
 export const deadLetterGroupsQuery = defineQuery<DeadLetterGroup[]>('deadLetterGroups');
@@ -103,12 +118,26 @@ const nearCapacityBytes = 1_200_000;
 export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedEntries?: Uint8Array): Promise<void> {
   const state: DeadLetterState = { entries: packedEntries ? unpackState<DeadLetterState['entries']>(packedEntries) : (input.entries ?? {}) };
   const now = () => new Date().toISOString();
+  // Runs started since 0.3 bound their signals and history more tightly (older histories replay as they ran).
+  const bounded = patched('dlq-bounded-runs');
+  if (bounded) releaseStaleRedrives(state);
+  let signals = 0;
 
-  setHandler(deadLetterSignal, (entry) => {
+  const receive = (entry: DeadLetterInput) => {
     if (applyDeadLetter(state, entry)) log.info('dlq:entry', { jobId: entry.id, jobType: entry.type, fingerprint: entry.fingerprint });
+  };
+  setHandler(deadLetterSignal, (entry) => {
+    signals += 1;
+    receive(entry);
+  });
+  setHandler(deadLettersSignal, ({ entries }) => {
+    signals += 1;
+    for (const entry of entries) receive(entry);
   });
   setHandler(deadLetterEntriesQuery, (filter) => selectEntries(state, filter));
+  setHandler(deadLetterPageQuery, (page) => pageEntries(state, page));
   setHandler(deadLetterGroupsQuery, () => groupEntries(state));
+  setHandler(deadLetterGroupPageQuery, (page) => pageGroups(state, page));
   setHandler(deadLetterCountsQuery, () => countEntries(state));
 
   setHandler(
@@ -151,8 +180,9 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
     { validator: ({ id }) => void deadLettered(state, id) },
   );
 
-  const limit = input.continueAsNewAfterEvents ?? 10_000;
-  await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= limit);
+  const limit = input.continueAsNewAfterEvents ?? (bounded ? 4000 : 10_000);
+  const signalLimit = bounded ? (input.continueAsNewAfterSignals ?? 2000) : Infinity;
+  await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= limit || signals >= signalLimit);
   await condition(allHandlersFinished);
   const cutoff = new Date(Date.now() - (input.retainClosedEntriesDays ?? 30) * dayMs).toISOString();
   pruneEntries(state, cutoff);
@@ -160,6 +190,15 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
   // Past 2 MB Temporal refuses the hand-over and the DLQ stalls: warn while there is room to act.
   if (packed.length > nearCapacityBytes) log.warn('dlq:near-capacity', { jobType: input.type, bytes: packed.length, entries: Object.keys(state.entries).length });
   await continueAsNew<typeof deadLetterWorkflow>({ ...input, entries: undefined }, packed);
+}
+
+/**
+ * A redrive in flight when a run ended cannot be (the run waits for its handlers before continuing
+ * as new): an entry still `redriving` in the carried state is dead-lettered again, so that the
+ * operator may retry it.
+ */
+function releaseStaleRedrives(state: DeadLetterState): void {
+  for (const entry of Object.values(state.entries)) if (entry.status === 'redriving') entry.status = 'dead-lettered';
 }
 
 /** The entry of a job that is in the DLQ now; rejects the operation otherwise. */

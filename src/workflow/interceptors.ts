@@ -23,6 +23,7 @@ import {
 } from '@temporalio/workflow';
 import type { DeadLetterActivities } from '../activity/dead-letter';
 import { deadLetterPresets } from '../catalog/dead-letter';
+import { createdAtFromMemo } from '../catalog/created-at';
 import { presetOptions } from '../catalog/define-job';
 import { jobMetrics } from '../shared/job-metrics';
 import { countFinalStall, countJob, currentJobType, recordJobDuration, startJobReport } from './job-metrics';
@@ -83,6 +84,7 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
           payload: input.args[0],
           error: cause,
           failedActivityId: err instanceof ActivityFailure ? err.activityId : undefined,
+          createdAt: jobCreatedAt(),
         }),
       );
       log.warn('job:dead-lettered', { ...fields, errorType: cause.type, dlq: handedOff.dlqWorkflowId, fingerprint: handedOff.fingerprint });
@@ -98,6 +100,17 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
     const state = currentJobState();
     if (state) upsertMemo({ [jobStateMemoKey]: state });
   }
+}
+
+/**
+ * When the job was first enqueued, as far as the run knows: what a redrive carried in the memo, or
+ * the run's own start when it is the job's first run. A continued run leaves it to the hand-off.
+ */
+function jobCreatedAt(): string | undefined {
+  const info = workflowInfo();
+  const carried = createdAtFromMemo(info.memo);
+  if (carried) return carried.toISOString();
+  return info.continuedFromExecutionRunId === undefined ? info.runStartTime.toISOString() : undefined;
 }
 
 /** The job's own error: the first application or timeout failure under the activity wrapper. */

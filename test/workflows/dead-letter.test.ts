@@ -5,7 +5,7 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { JobClient } from '../../src/client/job-client';
 import { DeadLetterError } from '../../src/client/dead-letters';
 import { seedDemoAccounts } from '../../src/jobs/database/seed';
-import { deadLetterWorkflowId } from '../../src/catalog/dead-letter';
+import { deadLetterShardOf, deadLetterShardWorkflowId } from '../../src/catalog/dead-letter-shards';
 import { redriveUpdate } from '../../src/workflow/dead-letter';
 import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
@@ -140,7 +140,7 @@ describe('dead-letter queue (real dev server)', function () {
       await assert.rejects(jobs.deadLetters.redriveMany(group, { patch: { subject: '' } }), /payload\.subject/);
       assert.ok((await mine(ids)(jobs)).every((e) => e.status === 'dead-lettered'), 'a bad patch restarted nothing');
       // A caller that skips the client's check meets the worker's: the DLQ's restart activity validates against the catalog, and the update fails.
-      const dlq = env.client.workflow.getHandle(deadLetterWorkflowId(jobs.taskQueue, 'send-email'));
+      const dlq = env.client.workflow.getHandle(deadLetterShardWorkflowId(jobs.taskQueue, 'send-email', deadLetterShardOf(ids[0]!)));
       await assert.rejects(dlq.executeUpdate(redriveUpdate, { args: [{ id: ids[0]!, patch: { to: 'not-an-address' } }] }), (err: unknown) => {
         const cause = (err as { cause?: { message?: string; type?: string } }).cause;
         return cause?.type === ErrorType.InvalidPayload && /payload\.to/.test(cause.message ?? '');
@@ -173,7 +173,7 @@ describe('dead-letter queue (real dev server)', function () {
       const other = { paymentId: uniqueId('other'), toAccount: 'bob' };
       assert.throws(() => jobs.deadLetters.patchedPayload(entry, other), (err: unknown) => err instanceof InvalidPayloadError && /must not change what the job ID derives from/.test(err.message));
       await assert.rejects(jobs.deadLetters.redrive(id, { patch: other }), InvalidPayloadError);
-      const dlq = env.client.workflow.getHandle(deadLetterWorkflowId(jobs.taskQueue, 'process-payment'));
+      const dlq = env.client.workflow.getHandle(deadLetterShardWorkflowId(jobs.taskQueue, 'process-payment', deadLetterShardOf(id)));
       await assert.rejects(dlq.executeUpdate(redriveUpdate, { args: [{ id, patch: other }] }), (err: unknown) => {
         const cause = (err as { cause?: { message?: string; type?: string } }).cause;
         return cause?.type === ErrorType.InvalidPayload && /must not change what the job ID derives from/.test(cause.message ?? '');

@@ -10,16 +10,15 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { SyncPageInput, SyncPageResult } from '../../src/activities/sync-source';
 import { JobClient } from '../../src/client/job-client';
 import { ledgerSteps } from '../../src/db/ledger';
-import { deadLetterWorkflowId } from '../../src/catalog/dead-letter';
 import type { SyncDataResult } from '../../src/jobs/sync-data';
 import { syncDataPayload } from '../../src/jobs/payloads/sync-data';
 import { InvalidPayloadError } from '../../src/shared/errors';
-import { deadLetterEntriesQuery } from '../../src/workflow/dead-letter';
 import { jobStateMemoKey, type JobState } from '../../src/workflow/job-state';
 import { requestStopSignal, setPageSizeSignal } from '../../src/workflows/sync-data';
 import { type TestDb } from '../helpers/db';
 import { createTestWorker, type TestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { makeRecords, startSyncSource, type TestSyncSource } from '../helpers/sync-source';
+import { deadLetterEntries } from '../helpers/dlq';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 import { catalog } from '../../src/jobs/catalog';
 import { SyncDataErrorType } from '../../src/jobs/sync-data';
@@ -108,8 +107,7 @@ describe('sync-data job (time-skipping)', function () {
     const { handle } = await jobs.enqueue('sync-data', { source }, { id });
     const { err, entries } = await worker.runUntil(async () => {
       const err = await handle.result().then(() => undefined, (e: unknown) => e);
-      const dlq = env.client.workflow.getHandle(deadLetterWorkflowId(jobs.taskQueue, 'sync-data'));
-      return { err, entries: await dlq.query(deadLetterEntriesQuery) };
+      return { err, entries: await deadLetterEntries(env.client, jobs.taskQueue, 'sync-data') };
     });
 
     assert.ok(err instanceof WorkflowFailedError);

@@ -1,0 +1,136 @@
+// `jobctl dlq redrive|discard`: one entry, a failure group, or every dead-lettered entry. A bulk
+// operation streams: it reads the DLQ a page at a time, prints each outcome as it happens, and
+// reports its progress on standard error, so any number of entries runs in bounded memory.
+import type { Command } from 'commander';
+import type { DeadLetterSelection, DiscardOutcome, RedriveOutcome } from './dead-letters';
+import { JobFailedError as BulkFailedError, UsageError, parseJson, parseRate, withClient } from './cli-support';
+import { formatTable } from './format';
+
+interface BulkFlags {
+  type?: string;
+  fingerprint?: string;
+  all?: boolean;
+  dryRun?: boolean;
+  rate?: string;
+  reason?: string;
+  json?: boolean;
+}
+
+/** Rows of a dry run's table printed at once. */
+const tableChunk = 200;
+
+/** The selection the flags name; exactly one of an ID, `--fingerprint` or `--all`. */
+function selection(command: string, id: string | undefined, opts: BulkFlags): DeadLetterSelection {
+  const selectors = [id !== undefined, opts.fingerprint !== undefined, opts.all === true].filter(Boolean).length;
+  if (selectors !== 1) throw new UsageError(`dlq ${command}: give exactly one of <id>, --fingerprint <f> or --all`);
+  return { type: opts.type, fingerprint: opts.fingerprint, id };
+}
+
+/** Prints outcomes as they come (JSON: one array, written element by element) and throws if any failed. */
+async function report<O extends { id: string; error?: string; dryRun?: boolean }>(
+  verb: { past: string; base: string },
+  outcomes: AsyncIterable<O>,
+  opts: BulkFlags,
+  line: (o: O) => string,
+  dryRow: (o: O) => Record<string, string>,
+): Promise<void> {
+  let done = 0;
+  let failed = 0;
+  let firstError: string | undefined;
+  let rows: Record<string, string>[] = [];
+  const started = Date.now();
+  let lastProgress = started;
+  const flushRows = () => {
+    if (rows.length > 0) console.log(formatTable(rows, Object.keys(rows[0]!)));
+    rows = [];
+  };
+  if (opts.json) process.stdout.write('[');
+  for await (const o of outcomes) {
+    if (opts.json) process.stdout.write(`${done === 0 ? '\n' : ',\n'}${JSON.stringify(o)}`);
+    else if (o.dryRun) {
+      rows.push(dryRow(o));
+      if (rows.length >= tableChunk) flushRows();
+    } else console.log(line(o));
+    done += 1;
+    if (o.error) {
+      failed += 1;
+      firstError ??= o.error;
+    }
+    if (!o.dryRun && Date.now() - lastProgress >= 5000) {
+      lastProgress = Date.now();
+      console.error(`jobctl: ${done} ${verb.past} so far (${(done / ((lastProgress - started) / 1000)).toFixed(1)}/s), ${failed} failed`);
+    }
+  }
+  if (opts.json) console.log(done === 0 ? ']' : '\n]');
+  else if (opts.dryRun) {
+    flushRows();
+    console.log(`dry run: would ${verb.base} ${done} job(s); nothing was changed`);
+  }
+  if (failed > 0) throw new BulkFailedError(`${failed} of ${done} ${verb.base}(s) failed; first: ${firstError}`);
+}
+
+/** Adds `dlq redrive` and `dlq discard`. */
+export function addBulkCommands(dlq: Command): void {
+  dlq
+    .command('redrive')
+    .description('Start dead-lettered jobs again under the same job ID')
+    .argument('[id]', 'the job to redrive')
+    .option('--type <type>', 'with --fingerprint or --all: only this job type')
+    .option('--fingerprint <f>', 'redrive every job of this failure group')
+    .option('--all', 'redrive every dead-lettered job')
+    .option('--dry-run', 'print what would be redriven and change nothing')
+    .option('--rate <n/s>', 'at most this many restarts per second, e.g. 5/s')
+    .option('--patch <json>', 'JSON Merge Patch applied to each payload, validated against every entry before anything restarts')
+    .option('--reason <text>', 'recorded in the audit trail')
+    .option('--json', 'print the outcomes as JSON')
+    .action(async (id: string | undefined, opts: BulkFlags & { patch?: string }) => {
+      const selected = selection('redrive', id, opts);
+      const ratePerSecond = opts.rate === undefined ? undefined : parseRate(opts.rate);
+      const patch = opts.patch === undefined ? undefined : parseJson(opts.patch, '--patch');
+      await withClient(async (c) => {
+        if (id !== undefined && !opts.dryRun) {
+          // One job: its own error (not found: exit 1; not dead-lettered or a bad patch: exit 2).
+          const { runId } = await c.deadLetters.redrive(id, { patch, reason: opts.reason });
+          return console.log(opts.json ? JSON.stringify([{ id, runId }], null, 2) : `${id}: redriven (run ${runId})`);
+        }
+        if (id !== undefined) await c.deadLetters.show(id);
+        await report<RedriveOutcome>(
+          { past: 'redriven', base: 'redrive' },
+          c.deadLetters.redriveAll(selected, { patch, reason: opts.reason, ratePerSecond, dryRun: opts.dryRun }),
+          opts,
+          (o) => (o.error ? `${o.id}: not redriven: ${o.error}` : `${o.id}: redriven (run ${o.runId})`),
+          (o) => ({ id: o.id, type: o.type, wouldStartWith: JSON.stringify(o.payload) }),
+        );
+      }, patch === undefined ? 'none' : 'required', 'dlq redrive --patch');
+    });
+
+  dlq
+    .command('discard')
+    .description('Give up on dead-lettered jobs; each entry stays, marked discarded, with the reason in its audit trail')
+    .argument('[id]', 'the job to discard')
+    .option('--type <type>', 'with --fingerprint or --all: only this job type')
+    .option('--fingerprint <f>', 'discard every job of this failure group')
+    .option('--all', 'discard every dead-lettered job')
+    .option('--dry-run', 'print what would be discarded and change nothing')
+    .option('--rate <n/s>', 'at most this many discards per second, e.g. 20/s')
+    .option('--reason <text>', 'recorded in the audit trail')
+    .option('--json', 'print the outcomes as JSON')
+    .action(async (id: string | undefined, opts: BulkFlags) => {
+      const selected = selection('discard', id, opts);
+      const ratePerSecond = opts.rate === undefined ? undefined : parseRate(opts.rate);
+      await withClient(async (c) => {
+        if (id !== undefined && !opts.dryRun) {
+          await c.deadLetters.discard(id, opts.reason);
+          return console.log(opts.json ? JSON.stringify([{ id, discarded: true }], null, 2) : `${id}: discarded`);
+        }
+        if (id !== undefined) await c.deadLetters.show(id);
+        await report<DiscardOutcome>(
+          { past: 'discarded', base: 'discard' },
+          c.deadLetters.discardAll(selected, { reason: opts.reason, ratePerSecond, dryRun: opts.dryRun }),
+          opts,
+          (o) => (o.error ? `${o.id}: not discarded: ${o.error}` : `${o.id}: discarded`),
+          (o) => ({ id: o.id, type: o.type }),
+        );
+      });
+    });
+}

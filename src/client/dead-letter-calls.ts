@@ -1,0 +1,38 @@
+// The calls a client makes to one DLQ workflow, retried through its hand-over to its next run: a
+// DLQ continues as new every few thousand events, and a call that lands just then is refused with a
+// retryable error or finds the old run closed. The handle is never pinned to a run, so the retry
+// reaches the new one.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isGrpcServiceError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+
+/** gRPC status codes that a hand-over (or a busy server) produces and a retry outlives. */
+const GRPC = { NOT_FOUND: 5, RESOURCE_EXHAUSTED: 8, ABORTED: 10, UNAVAILABLE: 14, DEADLINE_EXCEEDED: 4 } as const;
+
+/** Attempts of one call before its error is reported (about 10 s in all). */
+const attempts = 8;
+
+/** Whether the DLQ workflow does not exist (never started): it holds nothing. */
+export function isMissingWorkflow(err: unknown): boolean {
+  if (err instanceof WorkflowNotFoundError) return !/already completed/i.test(err.message);
+  return isGrpcServiceError(err) && err.code === GRPC.NOT_FOUND && !/already completed/i.test(err.details ?? err.message);
+}
+
+/** Whether `err` is what a DLQ's hand-over to its next run (or a passing overload) answers. */
+export function isHandOver(err: unknown): boolean {
+  const message = err instanceof Error ? `${err.message} ${(err.cause as Error | undefined)?.message ?? ''}` : String(err);
+  if (/already completed|workflow is closing|continued as new|update was aborted|Task not found/i.test(message)) return true;
+  const code = isGrpcServiceError(err) ? err.code : isGrpcServiceError((err as { cause?: unknown })?.cause) ? ((err as { cause: { code: number } }).cause.code) : undefined;
+  return code === GRPC.RESOURCE_EXHAUSTED || code === GRPC.ABORTED || code === GRPC.UNAVAILABLE || code === GRPC.DEADLINE_EXCEEDED;
+}
+
+/** Runs `call` against the DLQ workflow `workflowId`, retrying what a hand-over answers. */
+export async function callDeadLetterWorkflow<T>(client: Client, workflowId: string, call: (handle: WorkflowHandle) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call(client.workflow.getHandle(workflowId));
+    } catch (err) {
+      if (attempt >= attempts || !isHandOver(err)) throw err;
+      await sleep(Math.min(2000, 100 * 2 ** (attempt - 1)));
+    }
+  }
+}
