@@ -69,13 +69,16 @@ export interface BulkTarget {
 /** The entries to operate on: a list, or a read of the DLQs bounded by the operation's start time. */
 export type BulkSource = readonly LocatedEntry[] | ((snapshot: string) => AsyncIterable<LocatedEntry>);
 
-/** Waits so that operation `i` starts no sooner than `i / rate` seconds after the first. */
-function pacer(ratePerSecond?: number): (i: number) => Promise<void> {
-  const start = Date.now();
-  return async (i) => {
-    if (!ratePerSecond || i === 0) return;
-    const wait = start + (i * 1000) / ratePerSecond - Date.now();
-    if (wait > 0) await sleep(wait);
+/** Waits so that two operations start at least `1 / rate` seconds apart; returns the start time. */
+function pacer(ratePerSecond?: number): () => Promise<Date> {
+  let last: number | undefined;
+  return async () => {
+    if (ratePerSecond && last !== undefined) {
+      const wait = last + 1000 / ratePerSecond - Date.now();
+      if (wait > 0) await sleep(wait);
+    }
+    last = Date.now();
+    return new Date(last);
   };
 }
 
@@ -88,7 +91,6 @@ export async function* bulkRedrive(target: BulkTarget, source: BulkSource, optio
   const read = () => (typeof source === 'function' ? source(snapshot) : source);
   if (options.patch !== undefined) for await (const { entry } of read()) target.patchedPayload(entry, options.patch);
   const pace = pacer(options.ratePerSecond);
-  let i = 0;
   for await (const located of read()) {
     const { entry } = located;
     const payload = target.patchedPayload(entry, options.patch);
@@ -96,10 +98,10 @@ export async function* bulkRedrive(target: BulkTarget, source: BulkSource, optio
       yield { id: entry.id, type: entry.type, payload, dryRun: true };
       continue;
     }
-    await pace(i++);
+    const startedAt = (await pace()).toISOString();
     try {
       const { runId } = await target.restart(located, options);
-      yield { id: entry.id, type: entry.type, payload, runId, startedAt: new Date().toISOString() };
+      yield { id: entry.id, type: entry.type, payload, runId, startedAt };
     } catch (err) {
       yield { id: entry.id, type: entry.type, payload, error: describe(err) };
     }
@@ -110,17 +112,16 @@ export async function* bulkRedrive(target: BulkTarget, source: BulkSource, optio
 export async function* bulkDiscard(target: BulkTarget, source: BulkSource, options: BulkOptions): AsyncGenerator<DiscardOutcome> {
   const snapshot = new Date().toISOString();
   const pace = pacer(options.ratePerSecond);
-  let i = 0;
   for await (const located of typeof source === 'function' ? source(snapshot) : source) {
     const { entry } = located;
     if (options.dryRun) {
       yield { id: entry.id, type: entry.type, dryRun: true };
       continue;
     }
-    await pace(i++);
+    const discardedAt = (await pace()).toISOString();
     try {
       await target.discard(located, options.reason);
-      yield { id: entry.id, type: entry.type, discardedAt: new Date().toISOString() };
+      yield { id: entry.id, type: entry.type, discardedAt };
     } catch (err) {
       yield { id: entry.id, type: entry.type, error: describe(err) };
     }
