@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { SendEmailErrorType, sendEmailJob, type SendEmailResult } from '../jobs/send-email';
 import { sendEmailPayload } from '../jobs/payloads/send-email';
-import { describe, nonRetryable } from '../activity';
+import { describe, diskFullFailure, nonRetryable, writeFileAtomic } from '../activity';
 import { whileHeartbeating } from '../activity';
 import { parseJobPayload } from '../activity';
 import { renderBody } from './email-templates';
@@ -90,16 +90,14 @@ export function createEmailActivities(deps: EmailDeps) {
     try {
       await mkdir(deps.outboxDir, { recursive: true });
       const rendered = await render.sendMail(message);
-      // Write then rename: a crash mid-write never leaves a half message under the final name.
-      const tmp = `${file}.${process.pid}.tmp`;
-      await writeFile(tmp, rendered.message as Buffer);
-      await rename(tmp, file);
+      // A temp file, fsynced, renamed: a full disk or a crash mid-write never leaves a half message under the final name.
+      await writeFileAtomic(file, rendered.message as Buffer);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code && unwritableCodes.has(code)) {
         throw nonRetryable(SendEmailErrorType.OutboxUnwritable, `cannot write to the outbox ${deps.outboxDir} (${code}); fix OUTBOX_DIR, then redrive: ${describe(err)}`, err);
       }
-      throw err;
+      throw diskFullFailure(err, { dir: deps.outboxDir, setting: 'OUTBOX_DIR' }) ?? err;
     }
     return { messageId, transport: 'outbox', path: file, alreadySent: false };
   }

@@ -4,7 +4,7 @@ import { runOnce } from '../activity';
 import type { Trx } from '../jobs/database/schema';
 import { ProcessPaymentErrorType, formatMinorUnits, processPaymentJob, type ProcessPaymentPayload } from '../jobs/process-payment';
 import { processPaymentPayload } from '../jobs/payloads/process-payment';
-import { ErrorType, describe, nonRetryable, retryable } from '../activity';
+import { ErrorType, databaseFailure, nonRetryable, retryable, rideOutDatabaseOutage } from '../activity';
 import type { ActivityDeps } from './deps';
 import { accountFor, holdOf, ownHold, post, setHoldStatus } from './payment-records';
 import { whileHeartbeating } from '../activity';
@@ -49,8 +49,6 @@ export interface StepResult {
   replayed: boolean;
 }
 
-/** pg codes (connection lost, shutdown, serialization, deadlock, too many clients) and SQLite's busy/locked. */
-const TRANSIENT_DB_CODE = /^(08\d{3}|57P0[1-3]|40001|40P01|53300|SQLITE_BUSY\w*|SQLITE_LOCKED\w*|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)$/;
 /** A primary key taken by a concurrent attempt of the same step: the retry finds its ledger row. */
 const UNIQUE_VIOLATION_CODE = /^(23505|SQLITE_CONSTRAINT_PRIMARYKEY|SQLITE_CONSTRAINT_UNIQUE)$/;
 
@@ -60,7 +58,8 @@ export function createPaymentsActivities(deps: ActivityDeps) {
     const payment = parsePayment(input.payload);
     return whileHeartbeating(async (signal) => {
       try {
-        const { result, replayed } = await runOnce(deps.db, { jobId: input.jobId, execution: input.execution, step }, (trx) => work(trx, payment), signal);
+        // A restart of seconds is waited out in this attempt; a longer outage fails it as jobs:database-unavailable.
+        const { result, replayed } = await rideOutDatabaseOutage(() => runOnce(deps.db, { jobId: input.jobId, execution: input.execution, step }, (trx) => work(trx, payment), signal));
         return { ...result, replayed };
       } catch (err) {
         throw classifyDbError(err);
@@ -191,14 +190,16 @@ function parsePayment(payload: unknown): ProcessPaymentPayload {
   return parseJobPayload('process-payment', processPaymentPayload, payload);
 }
 
-/** Names database errors that waiting can fix; the activity's retry schedule retries them. */
+/**
+ * Names a database error: a lost race on the ledger's primary key is retried (the retry reads the
+ * winner's result); the rest as classified for every activity (jobs:database-unavailable,
+ * jobs:database-config retried; jobs:database-rejected not).
+ */
 function classifyDbError(err: unknown): unknown {
   if (err instanceof ApplicationFailure) return err;
   const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return err;
-  if (UNIQUE_VIOLATION_CODE.test(code)) {
+  if (typeof code === 'string' && UNIQUE_VIOLATION_CODE.test(code)) {
     return retryable(ErrorType.Unexpected, `a concurrent attempt wrote the same step (${code}); the retry reads its result`, err);
   }
-  if (TRANSIENT_DB_CODE.test(code)) return retryable(ErrorType.Unexpected, `database busy or unreachable (${code}): ${describe(err)}`, err);
-  return err;
+  return databaseFailure(err) ?? err;
 }

@@ -19,13 +19,13 @@
  * A cancelled attempt (the job was cancelled) deletes its temporary files and throws the cancellation.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type { Db } from '../jobs/database/schema';
 import { GenerateReportErrorType, generateReportJob, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
 import { generateReportPayload } from '../jobs/payloads/generate-report';
-import { describe, nonRetryable } from '../activity';
+import { describe, diskFullFailure, nonRetryable, writeFileAtomic } from '../activity';
 import type { ActivityDeps } from './deps';
 import { add, lineOf, loadCheckpoint, render, summarise, type Aggregate, type Period, type ReportCursor, type ReportHeartbeat } from './report-file';
 
@@ -122,16 +122,13 @@ export function createReportsActivities(deps: ActivityDeps, options: ReportsOpti
         if (last) {
           progress.cursor = { createdAt: last.created_at, paymentId: last.payment_id, leg: last.leg };
           progress.done += entries.length;
-          await checkpoint.write(lineOf(progress, [...delta]));
+          await fsStep(deps.reportsDir, () => checkpoint.write(lineOf(progress, [...delta])));
           ctx.heartbeat({ ...progress });
           await options.afterPage?.({ attempt: ctx.info.attempt, entries: entries.length, progress: { ...progress } });
         }
         if (entries.length < pageSize) {
           const content = render(payload, period, progress.done, rows);
-          await fsStep(deps.reportsDir, async () => {
-            await writeFile(files.tmp, content);
-            await rename(files.tmp, files.final);
-          });
+          await fsStep(deps.reportsDir, () => writeFileAtomic(files.final, content, { tmp: files.tmp }));
           await removeTemporaryFiles(deps.reportsDir, files.prefix);
           return { ...progress, report: { path: files.final, format: payload.format, rows: rows.size, entries: progress.done, alreadyExisted: false } };
         }
@@ -204,15 +201,18 @@ async function removeTemporaryFiles(dir: string, prefix: string): Promise<string
   return ours;
 }
 
-/** Runs a file-system step; a directory that cannot be written fails the job at once instead of retrying. */
+/**
+ * Runs a file-system step; a directory that cannot be written fails the job at once instead of
+ * retrying, and a full one is retried (jobs:disk-full) on the schedule.
+ */
 async function fsStep<T>(dir: string, step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'EISDIR'].includes(code)) {
-      throw nonRetryable(GenerateReportErrorType.ReportFailed, `reports directory ${dir} is not writable: ${describe(err)}`, err);
+      throw nonRetryable(GenerateReportErrorType.ReportFailed, `reports directory ${dir} is not writable (${code}); fix REPORTS_DIR, then redrive: ${describe(err)}`, err);
     }
-    throw err;
+    throw diskFullFailure(err, { dir, setting: 'REPORTS_DIR' }) ?? err;
   }
 }

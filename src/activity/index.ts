@@ -3,7 +3,11 @@
 export { withRetrySchedule, toScheduledFailure } from './retry-schedule';
 export { parseRetryAfter } from './retry-after';
 export { whileHeartbeating, heartbeatEveryMs } from './heartbeat';
+export { rideOutDatabaseOutage, outageWaitsMs, type RideOutOptions } from './database-outage';
+export { classifyDatabaseError, databaseFailure, type DatabaseErrorClass, type DatabaseErrorKind } from '../db/database-errors';
 export { checkpoint, lastCheckpoint } from './checkpoint';
+export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write';
+export { diskFullFailure, type WriteTarget } from './disk-full';
 export { parseJobPayload } from './job-payload';
 export { runOnce, recordedResult, ledgerSteps, type LedgerDatabase, type LedgerKey, type LedgerTable, type OnceResult } from '../db/ledger';
 export { delayAfterAttempt as nextRetryDelay, maxAttempts } from '../shared/retry';

@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure, TemporalFailure, type Duration } from '@temporalio/common';
 import { msToNumber } from '../shared/sdk-internals';
 import { jobMaxAttempts, presetOf, type JobDefinition } from '../catalog/define-job';
+import { databaseFailure } from '../db/database-errors';
 import { ErrorType, describe } from '../shared/errors';
 import { delayAfterAttempt, type RetryShape } from '../shared/retry';
 
@@ -10,7 +11,9 @@ import { delayAfterAttempt, type RetryShape } from '../shared/retry';
  * pass through, and retryable ones carry the schedule's `nextRetryDelay` for this attempt, so that
  * Temporal itself waits and counts the attempts (no hidden loops).
  */
-export function toScheduledFailure(shape: RetryShape, attempt: number, err: unknown): unknown {
+export function toScheduledFailure(shape: RetryShape, attempt: number, thrown: unknown): unknown {
+  // A database driver's error is named by its kind (jobs:database-*), whichever activity met it.
+  const err = thrown instanceof TemporalFailure ? thrown : (databaseFailure(thrown) ?? thrown);
   if (err instanceof ApplicationFailure && err.nonRetryable) return err;
   // Cancellation and other Temporal failures keep their meaning; only plain errors are rewrapped.
   if (err instanceof TemporalFailure && !(err instanceof ApplicationFailure)) return err;

@@ -27,6 +27,18 @@ export const ErrorType = {
   JobClosed: 'jobs:job-closed',
   /** An unclassified error thrown by an activity: retried on the job's schedule. */
   Unexpected: 'jobs:unexpected',
+  /**
+   * The jobs database cannot be reached or cannot serve the statement now (connection refused or
+   * lost, a restart, a locked SQLite file, a serialization failure or deadlock, too many
+   * connections): retried on the step's schedule, after riding out short outages within the attempt.
+   */
+  DatabaseUnavailable: 'jobs:database-unavailable',
+  /** The jobs database refused the login or names no database (a rotated password, DATABASE_URL): retried on the step's schedule, so fixing it saves the jobs. */
+  DatabaseConfig: 'jobs:database-config',
+  /** The jobs database rejected the statement itself (a constraint violation, a missing table or column): never retried. */
+  DatabaseRejected: 'jobs:database-rejected',
+  /** A directory an activity writes to has no space left (ENOSPC, EDQUOT): retried on the step's schedule; free space, and the jobs complete. */
+  DiskFull: 'jobs:disk-full',
   /** The worker stopped (its shutdown grace time ran out) before the attempt finished: retried, on another worker. */
   WorkerShutdown: 'jobs:worker-shutdown',
   /** A job ID is in use by a job with a different payload. */
