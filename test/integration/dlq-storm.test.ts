@@ -21,7 +21,7 @@ const type = 'process-payment';
 // first step, as fast as the worker can run them, while an operator lists, groups, pages and
 // redrives the DLQ. On a real dev server: the time-skipping one enforces none of Temporal's limits.
 describe(`failure storm: ${stormJobs} payments fail for good at once (real dev server)`, function () {
-  this.timeout((5 + stormJobs / 25 / 60) * 60_000);
+  this.timeout((10 + stormJobs / 8 / 60) * 60_000);
   let env: TestWorkflowEnvironment;
   let bundle: WorkflowBundleWithSourceMap;
   let testDb: TestDb;
