@@ -21,10 +21,13 @@ export const worker = defineWorker({
     seed: async (db) => void (await seedDemoAccounts(db as Db)),
   },
   checkSettings: (config) => void loadBuiltInSettings(config.dataDir),
-  activities: ({ db, config }) => {
+  activities: ({ db, config, logger }) => {
     const settings = loadBuiltInSettings(config.dataDir);
+    if (settings.smtpUrl && !settings.smtpTls.rejectUnauthorized) {
+      logger.warn('smtp:tls-unverified — SMTP_TLS_REJECT_UNAUTHORIZED=false: the mail server\'s certificate is not verified, so anyone on the path can read the mail and the SMTP password; trust its CA with SMTP_CA_FILE instead', { setting: 'SMTP_TLS_REJECT_UNAUTHORIZED' });
+    }
     return createActivities({
-      email: { smtpUrl: settings.smtpUrl, outboxDir: settings.outboxDir, from: settings.emailFrom },
+      email: { smtpUrl: settings.smtpUrl, outboxDir: settings.outboxDir, from: settings.emailFrom, tls: settings.smtpTls },
       db: db as Db,
       reportsDir: settings.reportsDir,
       syncSourceUrl: settings.syncSourceUrl,

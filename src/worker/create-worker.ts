@@ -119,7 +119,7 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
     await ensureSearchAttributes(clientConnection, config.namespace, { logger: Runtime.instance().logger });
     const dataConverter = dataConverterFor(config);
     const client = new Client({ connection: clientConnection, namespace: config.namespace, dataConverter });
-    const given = typeof options.activities === 'function' ? await options.activities({ db, client, config }) : (options.activities ?? {});
+    const given = typeof options.activities === 'function' ? await options.activities({ db, client, config, logger: Runtime.instance().logger }) : (options.activities ?? {});
     const activities = {
       ...given,
       // The shared queue: it names the dead-letter queues and runs them, whatever queue a job is on.

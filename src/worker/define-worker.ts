@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { Logger } from '@temporalio/worker';
 import type { Kysely, Migration } from 'kysely';
 import type { Catalog, PayloadSchemas } from '../catalog/catalog';
 import type { Config } from '../shared/config';
@@ -12,6 +13,8 @@ export interface ActivityContext {
   client: Client;
   /** The worker's validated configuration. */
   config: Config;
+  /** The worker's logger (the runtime's: LOG_LEVEL, LOG_FORMAT), e.g. for a warning about a setting at start. */
+  logger: Logger;
 }
 
 /** The jobs database a catalog needs: the ledger for `runOnce`, plus the catalog's own tables. */
