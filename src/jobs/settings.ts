@@ -29,7 +29,7 @@ const fields = {
   emailFrom: { env: 'EMAIL_FROM', schema: z.string().min(1).default('durable-jobs <jobs@localhost>') },
   /** Directory `generate-report` writes its files to. @defaultValue '<DATA_DIR>/reports' */
   reportsDir: { env: 'REPORTS_DIR', schema: z.string().min(1).optional() },
-  /** HTTP JSON source that `sync-data` pulls pages from. @defaultValue unset (sync-data attempts fail with the retryable jobs:missing-config) */
+  /** HTTP JSON source that `sync-data` pulls pages from. @defaultValue unset (a worker asked for sync-data by name refuses to start; otherwise a warning at start, and sync-data attempts fail with the retryable jobs:missing-config) */
   syncSourceUrl: { env: 'SYNC_SOURCE_URL', schema: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional() },
 } as const satisfies Record<string, SettingField>;
 
