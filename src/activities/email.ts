@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { rootCertificates } from 'node:tls';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { SendEmailErrorType, sendEmailJob, type SendEmailResult } from '../jobs/send-email';
@@ -26,6 +27,16 @@ export interface EmailDeps {
    * @defaultValue 10000
    */
   smtpTimeoutMs?: number;
+  /** How the mail server's TLS certificate is verified. @defaultValue Node's built-in CAs, verification on */
+  tls?: SmtpTlsOptions;
+}
+
+/** How the mail server's TLS certificate (STARTTLS or smtps://) is verified. */
+export interface SmtpTlsOptions {
+  /** Extra CA certificates (PEM) to trust, besides Node's built-in ones: `SMTP_CA_FILE`. @defaultValue none */
+  ca?: string;
+  /** `false` accepts any certificate, unverified: `SMTP_TLS_REJECT_UNAUTHORIZED=false`. @defaultValue true */
+  rejectUnauthorized?: boolean;
 }
 
 /** Input of the `sendEmail` activity. */
@@ -118,6 +129,8 @@ export function createEmailActivities(deps: EmailDeps) {
       greetingTimeout: timeout,
       socketTimeout: timeout,
       requireTLS: requiresTls(smtpUrl),
+      // A CA of our own is trusted besides the built-in ones, which `ca` alone would replace.
+      tls: { ca: deps.tls?.ca === undefined ? undefined : [...rootCertificates, deps.tls.ca], rejectUnauthorized: deps.tls?.rejectUnauthorized ?? true },
     } as Parameters<typeof nodemailer.createTransport>[0]);
     try {
       await transport.sendMail({ ...message, signal } as Mail.Options);

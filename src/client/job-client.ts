@@ -10,12 +10,12 @@ import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import { payloadHash } from '../shared/payload-hash';
 import { dataConverterFor } from '../shared/data-converter';
 import { connectionOptions } from '../shared/temporal-connection';
-import { jobStateMemoKey, jobStateQuery, type JobState } from '../workflow/job-state';
+import { cancelRequestedSignal, jobStateMemoKey, jobStateQuery, type JobState } from '../workflow/job-state';
 import { DeadLetterQueue } from './dead-letters';
 import { decodeFailureMessages } from './decode';
 import { decodeStartInput, firstEvent, historyTail } from './history';
 import { listJobs, type ListJobsOptions, type JobSummary } from './job-list';
-import { jobStatusName, jobTypeOf, toJobRecord, type JobRecord } from './job-record';
+import { cancelReport, jobStatusName, jobTypeOf, toJobRecord, type JobRecord } from './job-record';
 import { JobSchedules } from './schedules';
 import { payloadHashMemoKey, startJob } from '../catalog/start-job';
 import { prepareJob, type PreparedJob } from '../catalog/prepare-job';
@@ -191,8 +191,11 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
   async cancel(id: string): Promise<void> {
     await this.notFoundAs(id, async () => {
       const handle = this.temporal.workflow.getHandle(id);
-      const { status } = await handle.describe();
-      if (status.name !== 'RUNNING') throw new JobClosedError(id, jobStatusName(status.name));
+      const description = await handle.describe();
+      if (description.status.name !== 'RUNNING') throw new JobClosedError(id, jobStatusName(description.status.name));
+      // Cancelled while it waits to retry, the activity leaves no attempt in the history: the job keeps what it had done.
+      const report = cancelReport(description);
+      if (report && report.attempts > 0) await handle.signal(cancelRequestedSignal, report);
       await handle.cancel();
     });
   }

@@ -5,7 +5,7 @@ import { jobMaxAttempts } from '../catalog/define-job';
 import { jobTypeSearchAttribute } from '../catalog/job-type-attribute';
 import type { StallReason } from '../shared/job-metrics';
 import { stallReason, type FailureLike } from '../shared/stall';
-import type { JobProgress, JobState } from '../workflow/job-state';
+import type { CancelRequestedInput, JobProgress, JobState } from '../workflow/job-state';
 import { attemptsInTail, isAttemptRunning, pendingAttemptsBegun } from '../shared/attempts';
 
 /**
@@ -116,13 +116,13 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
     type: jobTypeOf(description, catalog),
     payload,
     status,
-    attempts: pending ? pendingAttemptsBegun(pending) : attemptsInTail(tail),
+    attempts: pending ? pendingAttemptsBegun(pending) : closedAttempts(tail, state),
     maxAttempts: maxAttemptsOf(description, state, pending, catalog),
     createdAt: (createdAt ?? description.startTime).toISOString(),
   };
   if (status === 'completed') record.processedAt = closeTime;
   if (status === 'failed' || status === 'timed-out' || status === 'terminated') record.failedAt = closeTime;
-  const error = pending?.lastFailure ? toJobError(pending.lastFailure) : closingError(tail);
+  const error = pending?.lastFailure ? toJobError(pending.lastFailure) : (closingError(tail) ?? (status === 'cancelled' ? state?.cancelRequested?.error : undefined));
   if (error && status !== 'completed') record.error = error;
   if (state) {
     record.step = state.step;
@@ -132,6 +132,28 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
     if (state.run !== undefined) record.run = state.run;
   }
   return record;
+}
+
+/**
+ * What a job's activity had done when it was cancelled, for the `cancelRequested` signal: the
+ * attempts begun and the last failure, as the pending activity reports them; `undefined` when no
+ * activity is pending.
+ */
+export function cancelReport(description: WorkflowExecutionDescription): CancelRequestedInput | undefined {
+  const pending = description.raw.pendingActivities?.at(-1) ?? undefined;
+  if (!pending) return undefined;
+  const report: CancelRequestedInput = { attempts: pendingAttemptsBegun(pending) };
+  if (pending.lastFailure) report.error = toJobError(pending.lastFailure);
+  return report;
+}
+
+/**
+ * Attempts of a job no activity of which is pending: those its history records, or, for a job
+ * cancelled while it waited to retry (whose history records no start of that activity), those its
+ * canceller saw, whichever is more.
+ */
+function closedAttempts(tail: HistoryEvent[], state: JobState | undefined): number {
+  return Math.max(attemptsInTail(tail), state?.cancelRequested?.attempts ?? 0);
 }
 
 /** Temporal's closed execution statuses, as job statuses: the one mapping of the two. */

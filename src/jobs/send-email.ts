@@ -13,6 +13,12 @@ export const SendEmailErrorType = {
   SmtpRejected: 'jobs:smtp-rejected',
   /** The mail server refused our login or our sender: a configuration to fix, so retried until it is. */
   SmtpConfig: 'jobs:smtp-config',
+  /**
+   * The mail server's TLS certificate failed verification (self-signed, an unknown CA, another host
+   * name, expired): a configuration to fix (SMTP_CA_FILE, SMTP_URL's host, the relay's certificate),
+   * so retried until it is, like `jobs:smtp-config`.
+   */
+  SmtpCertificate: 'jobs:smtp-certificate',
   /** The outbox directory cannot be written (permission, read-only, not a directory): never retried. */
   OutboxUnwritable: 'jobs:outbox-unwritable',
   /** A recipient address is malformed or refused as such: never retried. */

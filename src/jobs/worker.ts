@@ -3,8 +3,9 @@ import { redactDatabaseUrl } from '../worker';
 import { builtInMigrations } from './database/migrations';
 import { seedDemoAccounts } from './database/seed';
 import type { Db } from './database/schema';
+import { ConfigError } from '../client';
 import { defineWorker } from '../worker';
-import type { Config } from '../worker';
+import type { Config, SettingsContext } from '../worker';
 import { catalog } from './catalog';
 import { loadBuiltInSettings, type BuiltInSettings } from './settings';
 
@@ -20,11 +21,14 @@ export const worker = defineWorker({
     migrations: builtInMigrations,
     seed: async (db) => void (await seedDemoAccounts(db as Db)),
   },
-  checkSettings: (config) => void loadBuiltInSettings(config.dataDir),
-  activities: ({ db, config }) => {
+  checkSettings: (config, context) => checkBuiltInSettings(loadBuiltInSettings(config.dataDir), context),
+  activities: ({ db, config, logger }) => {
     const settings = loadBuiltInSettings(config.dataDir);
+    if (settings.smtpUrl && !settings.smtpTls.rejectUnauthorized) {
+      logger.warn('smtp:tls-unverified — SMTP_TLS_REJECT_UNAUTHORIZED=false: the mail server\'s certificate is not verified, so anyone on the path can read the mail and the SMTP password; trust its CA with SMTP_CA_FILE instead', { setting: 'SMTP_TLS_REJECT_UNAUTHORIZED' });
+    }
     return createActivities({
-      email: { smtpUrl: settings.smtpUrl, outboxDir: settings.outboxDir, from: settings.emailFrom },
+      email: { smtpUrl: settings.smtpUrl, outboxDir: settings.outboxDir, from: settings.emailFrom, tls: settings.smtpTls },
       db: db as Db,
       reportsDir: settings.reportsDir,
       syncSourceUrl: settings.syncSourceUrl,
@@ -32,6 +36,20 @@ export const worker = defineWorker({
   },
   banner: (config) => bannerLines(config, loadBuiltInSettings(config.dataDir)),
 });
+
+/**
+ * A worker asked by name to serve `sync-data` (`--types` / `WORKER_JOB_TYPES`) without
+ * SYNC_SOURCE_URL would only burn its jobs' attempts on `jobs:missing-config`: refused. One that
+ * serves it because it serves every type (`npm start`) or shares its queue warns instead, so a
+ * deployment that runs no sync-data jobs needs no source.
+ */
+export function checkBuiltInSettings(settings: BuiltInSettings, context: SettingsContext): void {
+  if (settings.syncSourceUrl !== undefined || !context.types.includes('sync-data')) return;
+  if (context.chosen?.includes('sync-data')) {
+    throw new ConfigError([{ path: 'SYNC_SOURCE_URL', message: 'is not set, and this worker serves sync-data (--types / WORKER_JOB_TYPES): set it to the source sync-data pulls from, or serve other types' }]);
+  }
+  context.logger.warn('sync-data:no-source — SYNC_SOURCE_URL is not set: sync-data jobs this worker runs fail with jobs:missing-config until it is set', { setting: 'SYNC_SOURCE_URL' });
+}
 
 function bannerLines(config: Config, settings: BuiltInSettings): string[] {
   return [

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Runtime, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Catalog, PayloadSchemas } from '../catalog/catalog';
@@ -93,7 +93,7 @@ export async function startJobTestKit<S extends PayloadSchemas>(options: JobTest
       db = openDatabase(path.join(dir, 'jobs.db'));
       await migrateToLatest(db, options.database.migrations);
     }
-    const given = typeof options.activities === 'function' ? await options.activities({ db, client: env.client, config: loadConfig() }) : (options.activities ?? {});
+    const given = typeof options.activities === 'function' ? await options.activities({ db, client: env.client, config: loadConfig(), logger: Runtime.instance().logger }) : (options.activities ?? {});
     const failures = new Map<string, Required<InjectedFailure>>();
     const activities = withInjectedFailures(given as Record<string, unknown>, failures);
     const bundle: WorkflowBundleWithSourceMap = await bundleJobWorkflows(options.workflowsPath);

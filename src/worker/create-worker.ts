@@ -88,8 +88,9 @@ export function servedQueues(options: Pick<CreateWorkerOptions, 'catalog' | 'typ
  */
 export async function createWorker<S extends PayloadSchemas>(options: CreateWorkerOptions<S>): Promise<CreatedWorker> {
   const config = resolveConfig(options.config);
-  options.checkSettings?.(config);
   const plans = servedQueues(options, config);
+  const served = [...new Set(plans.flatMap((p) => p.types))];
+  options.checkSettings?.(config, { types: served, chosen: options.types ?? config.workerJobTypes, logger: Runtime.instance().logger });
   checkWorkflowExports(options.workflowsPath, options.catalog);
   const opened: { close(): Promise<void> }[] = [];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
@@ -119,7 +120,7 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
     await ensureSearchAttributes(clientConnection, config.namespace, { logger: Runtime.instance().logger });
     const dataConverter = dataConverterFor(config);
     const client = new Client({ connection: clientConnection, namespace: config.namespace, dataConverter });
-    const given = typeof options.activities === 'function' ? await options.activities({ db, client, config }) : (options.activities ?? {});
+    const given = typeof options.activities === 'function' ? await options.activities({ db, client, config, logger: Runtime.instance().logger }) : (options.activities ?? {});
     const activities = {
       ...given,
       // The shared queue: it names the dead-letter queues and runs them, whatever queue a job is on.

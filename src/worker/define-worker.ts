@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { Logger } from '@temporalio/worker';
 import type { Kysely, Migration } from 'kysely';
 import type { Catalog, PayloadSchemas } from '../catalog/catalog';
 import type { Config } from '../shared/config';
@@ -12,6 +13,18 @@ export interface ActivityContext {
   client: Client;
   /** The worker's validated configuration. */
   config: Config;
+  /** The worker's logger (the runtime's: LOG_LEVEL, LOG_FORMAT), e.g. for a warning about a setting at start. */
+  logger: Logger;
+}
+
+/** What a worker is about to serve, for {@link WorkerDefinition.checkSettings}. */
+export interface SettingsContext {
+  /** The job types this process serves: those chosen (`--types` / `WORKER_JOB_TYPES`, else every one) and those that share a task queue with them. */
+  types: readonly string[];
+  /** The types asked for by name (`--types`, `WORKER_JOB_TYPES`, the `types` option). @defaultValue undefined: every type of the catalog */
+  chosen?: readonly string[];
+  /** The worker's logger, for a warning about a setting. */
+  logger: Logger;
 }
 
 /** The jobs database a catalog needs: the ledger for `runOnce`, plus the catalog's own tables. */
@@ -47,9 +60,10 @@ export interface WorkerDefinition<S extends PayloadSchemas = PayloadSchemas> {
   /**
    * Reads and checks the definition's own settings (its environment variables) at start, before
    * anything connects, so a bad one stops the worker at once with a message naming it (throw a
-   * `ConfigError`). @defaultValue none
+   * `ConfigError`); given the job types it is about to serve, so a setting only some types need is
+   * checked where they run. @defaultValue none
    */
-  checkSettings?: (config: Config) => void;
+  checkSettings?: (config: Config, context: SettingsContext) => void;
   /** Lines `npm start` prints once the worker runs, e.g. how to enqueue a first job. @defaultValue none */
   banner?: (config: Config) => string[];
 }

@@ -1,4 +1,4 @@
-import { defineQuery, setHandler } from '@temporalio/workflow';
+import { defineQuery, defineSignal, setHandler } from '@temporalio/workflow';
 import { jobMaxAttempts, type JobDefinition } from '../catalog/define-job';
 
 /** How far a job has got through its work, e.g. pages synced or rows aggregated. */
@@ -30,7 +30,24 @@ export interface JobState {
   compensation?: { status: 'running' | 'done'; undone: string[] };
   /** Runs so far, counting continue-as-new hand-overs (1 for a job that never continued). */
   run?: number;
+  /** What the job had done when it was asked to stop, as `JobClient.cancel` saw it; see {@link cancelRequestedSignal}. */
+  cancelRequested?: CancelRequestedInput;
 }
+
+/**
+ * What the canceller saw of the job's activity: the attempts it had begun and why the last one
+ * failed. Temporal records no attempt of an activity cancelled while it waits out a retry delay
+ * (its history has no start event), so the job keeps this for its record.
+ */
+export interface CancelRequestedInput {
+  /** Attempts the current activity had begun. */
+  attempts: number;
+  /** Why its last attempt failed, if one did. */
+  error?: { type?: string; message: string };
+}
+
+/** Sent by `JobClient.cancel` just before it cancels the job; every job workflow handles it. A stored contract. */
+export const cancelRequestedSignal = defineSignal<[CancelRequestedInput]>('cancelRequested');
 
 /** Answers with the job's {@link JobState}. Every job workflow handles it. A stored contract. */
 export const jobStateQuery = defineQuery<JobState>('jobState');
@@ -51,6 +68,7 @@ export function trackJob(definition: JobDefinition, initial: Partial<JobState> =
   current = { step: steps[0] ?? definition.type, steps, preset: definition.mainPreset, maxAttempts, ...initial };
   const state = current;
   setHandler(jobStateQuery, () => state);
+  setHandler(cancelRequestedSignal, (input) => void (state.cancelRequested = input));
   return state;
 }
 

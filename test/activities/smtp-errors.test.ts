@@ -21,6 +21,12 @@ const cases: [string, object, string, boolean][] = [
   ['connection refused', { code: 'ECONNECTION' }, SendEmailErrorType.SmtpTransient, false],
   ['connection reset', { code: 'ECONNRESET' }, SendEmailErrorType.SmtpTransient, false],
   ['timeout', { code: 'ETIMEDOUT' }, SendEmailErrorType.SmtpTransient, false],
+  ['a self-signed certificate', { code: 'ESOCKET', originalCode: 'DEPTH_ZERO_SELF_SIGNED_CERT', command: 'CONN' }, SendEmailErrorType.SmtpCertificate, false],
+  ['a CA in the chain nobody trusts', { code: 'ESOCKET', originalCode: 'SELF_SIGNED_CERT_IN_CHAIN' }, SendEmailErrorType.SmtpCertificate, false],
+  ['an unknown issuer', { code: 'ESOCKET', originalCode: 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY' }, SendEmailErrorType.SmtpCertificate, false],
+  ['an expired certificate', { code: 'ESOCKET', originalCode: 'CERT_HAS_EXPIRED' }, SendEmailErrorType.SmtpCertificate, false],
+  ['a certificate for another host', { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }, SendEmailErrorType.SmtpCertificate, false],
+  ['another socket error', { code: 'ESOCKET', originalCode: 'ECONNRESET' }, SendEmailErrorType.SmtpTransient, false],
   ['something else', {}, ErrorType.Unexpected, false],
 ];
 

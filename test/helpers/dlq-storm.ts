@@ -1,8 +1,16 @@
 // The failure storm of issue 17: many jobs of one type failing for good at once, while an operator
 // reads and redrives the DLQ. What it measures of the DLQ's shard workflows: history events, bytes
 // and signals per run, the largest seen in any one run.
+import assert from 'node:assert/strict';
+import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { deadLetterWorkflowIds } from '../../src/catalog/dead-letter-shards';
+import type { JobClient } from '../../src/client/job-client';
+import { describe as describeError } from '../../src/shared/errors';
+import { repoRoot, uniqueId } from './env';
+import { runCommand } from './processes';
+
+const type = 'process-payment';
 
 /** The largest figures seen in any one run of a DLQ workflow. */
 export interface DlqRunFigures {
@@ -70,3 +78,121 @@ export async function inParallel<T>(items: T[], concurrency: number, task: (item
     while (next < items.length) await task(items[next++]!);
   }));
 }
+
+/** What a storm runs against: a server, a client on it, a task queue served by workers. */
+export interface StormTarget {
+  client: Client;
+  jobs: JobClient;
+  taskQueue: string;
+  /** Environment for jobctl to reach the server (address, namespace, task queue). */
+  jobctlEnv: NodeJS.ProcessEnv;
+}
+
+/**
+ * Fails `stormJobs` payments to an unknown account as fast as the workers go, while an operator
+ * pages, groups, asks jobctl, dry-runs the whole group and redrives a sample with a patch; then
+ * checks that every job is in the DLQ exactly once and none is left Running, and reports (and
+ * bounds) the largest DLQ run. Returns the figures line.
+ */
+export async function runStorm({ client, jobs, taskQueue, jobctlEnv }: StormTarget, stormJobs: number): Promise<string> {
+  const jobctl = (...args: string[]) => runCommand(process.execPath, [path.join(repoRoot, 'bin/jobctl.js'), ...args], { ...process.env, ...jobctlEnv });
+  const prefix = uniqueId('storm');
+  const ids = Array.from({ length: stormJobs }, (_, i) => `${prefix}-${i}`);
+  const operatorErrors: string[] = [];
+  const operations = { pages: 0, groups: 0, cli: 0, redriven: 0, dryRun: 0 };
+  const redriveSample = Math.max(10, Math.floor(stormJobs / 100));
+    const watch = watchDlqRuns(client, taskQueue, type);
+    const started = Date.now();
+    let enqueued = false;
+    const enqueue = inParallel(ids, 32, async (id) => {
+      await jobs.enqueue(type, { paymentId: id, fromAccount: 'alice', toAccount: 'nobody', amount: 1, currency: 'EUR' }, { id });
+    }).then(() => (enqueued = true));
+
+    // The operator: pages through the DLQ, groups it, asks jobctl, and once half the storm is in,
+    // dry-runs the whole group and redrives a sample with a patch that fixes the account.
+    const operator = (async () => {
+      let redrove = false;
+      for (let round = 0; ; round++) {
+        const step = async <T>(name: keyof typeof operations, run: () => Promise<T>): Promise<T | undefined> => {
+          try {
+            const value = await run();
+            operations[name] += 1;
+            return value;
+          } catch (err) {
+            operatorErrors.push(`${name}: ${describeError(err)}`);
+            return undefined;
+          }
+        };
+        let cursor: string | undefined;
+        for (let p = 0; p < 3; p++) {
+          const page = await step('pages', () => jobs.deadLetters.page({ type, limit: 200, cursor }));
+          cursor = page?.nextCursor;
+          if (!cursor) break;
+        }
+        const groups = await step('groups', () => jobs.deadLetters.groups(type));
+        if (round % 5 === 0) {
+          await step('cli', async () => {
+            const listed = await jobctl('dlq', 'list', '--type', type, '--limit', '50', '--json');
+            if (listed.code !== 0) throw new Error(`jobctl dlq list: ${listed.stderr}`);
+            JSON.parse(listed.stdout);
+          });
+        }
+        const inDlq = groups?.reduce((n, g) => n + g.count, 0) ?? 0;
+        if (!redrove && inDlq >= stormJobs / 2) {
+          redrove = true;
+          const fingerprint = groups![0]!.fingerprint;
+          let planned = 0;
+          await step('dryRun', async () => {
+            for await (const o of jobs.deadLetters.redriveAll({ type, fingerprint }, { dryRun: true })) if (o.dryRun) planned += 1;
+          });
+          assert.ok(planned >= inDlq * 0.9, `the dry run planned ${planned} of the ${inDlq} counted`);
+          const sample = (await jobs.deadLetters.page({ type, fingerprint, limit: redriveSample })).entries;
+          for (const o of await jobs.deadLetters.redriveMany(sample, { patch: { toAccount: 'bob' }, reason: 'storm: provider back' })) {
+            if (o.error) operatorErrors.push(`redrive ${o.id}: ${o.error}`);
+            else operations.redriven += 1;
+          }
+        }
+        const counts = await step('groups', () => jobs.deadLetters.counts());
+        const total = counts ? Object.values(counts[type] ?? {}).reduce((n, c) => n + c, 0) : 0;
+        if (enqueued && redrove && total >= stormJobs) return;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    })();
+    await enqueue;
+    const enqueueSeconds = (Date.now() - started) / 1000;
+    await operator;
+    const stormSeconds = (Date.now() - started) / 1000;
+
+    // Every job closed: none left Running behind a hand-off that failed (the redriven sample
+    // finishes on its own time; visibility lags a moment behind).
+    const runningQuery = `TaskQueue = '${taskQueue}' AND WorkflowType = 'processPaymentWorkflow' AND ExecutionStatus = 'Running'`;
+    let running = await client.workflow.count(runningQuery);
+    for (let i = 0; i < 60 && running.count > 0; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      running = await client.workflow.count(runningQuery);
+    }
+    const live = await watch.stop();
+
+    // Every job in the DLQ exactly once: dead-lettered, or redriven (and completed) for the sample.
+    const seen = new Map<string, string>();
+    for await (const e of jobs.deadLetters.entries({ type, status: 'all' })) {
+      assert.ok(!seen.has(e.id), `${e.id} listed twice`);
+      seen.set(e.id, e.status);
+    }
+    const figures = await dlqRunFigures(client, taskQueue, type);
+    const line = `storm: ${stormJobs} payments enqueued in ${enqueueSeconds.toFixed(0)} s, all in the DLQ after ${stormSeconds.toFixed(0)} s ` +
+      `(${(stormJobs / stormSeconds).toFixed(0)} hand-offs/s); DLQ: ${figures.workflows} workflows, ${figures.runs} runs; largest run: ` +
+      `${figures.maxEvents} events, ${(Math.max(figures.maxBytes, live.maxBytes) / 1024).toFixed(0)} KiB, ${figures.maxSignals} signals; operator: ${JSON.stringify(operations)}`;
+    console.log(`      ${line}`);
+
+    assert.equal(running.count, 0, 'no job left Running');
+    assert.deepEqual(operatorErrors, [], 'no operator call failed');
+    assert.equal(seen.size, stormJobs, 'every failed job has an entry');
+    for (const id of ids) assert.ok(seen.has(id), `${id} is in the DLQ`);
+    assert.equal([...seen.values()].filter((s) => s === 'redriven').length, operations.redriven);
+    // Temporal's limits per run: 51,200 events, 50 MB, 10,000 signals. "Far below": a tenth or less.
+    assert.ok(Math.max(figures.maxEvents, live.maxEvents) <= 5120, `events per run ${figures.maxEvents}`);
+    assert.ok(Math.max(figures.maxBytes, live.maxBytes) <= 5 * 1024 * 1024, `bytes per run ${figures.maxBytes}`);
+    assert.ok(figures.maxSignals <= 1000, `signals per run ${figures.maxSignals}`);
+    return line;
+  }

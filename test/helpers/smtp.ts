@@ -6,6 +6,8 @@ export interface ReceivedMail {
   from: string;
   to: string[];
   raw: string;
+  /** Whether the message came over TLS (STARTTLS). */
+  secure: boolean;
 }
 
 /** A real SMTP server on loopback whose answers the test controls. */
@@ -43,6 +45,8 @@ export interface TestSmtpOptions {
    * waits with the message unsent. `undefined` answers at once. @defaultValue never holds
    */
   holdData?: (attempt: number) => number | undefined;
+  /** Offer STARTTLS with this certificate and key (PEM). @defaultValue no STARTTLS */
+  tls?: { cert: string; key: string };
 }
 
 /** Starts an SMTP server on 127.0.0.1 with a random port. */
@@ -58,7 +62,8 @@ export async function startSmtpServer(respond: Responder = () => undefined, opti
   const server = new SMTPServer({
     authOptional: options.login === undefined,
     allowInsecureAuth: true,
-    disabledCommands: ['STARTTLS'],
+    disabledCommands: options.tls ? [] : ['STARTTLS'],
+    ...(options.tls ? { cert: options.tls.cert, key: options.tls.key } : {}),
     logger: false,
     onAuth(auth, _session, callback) {
       if (options.login && auth.username === options.login.user && auth.password === options.login.pass) return callback(null, { user: auth.username });
@@ -81,6 +86,7 @@ export async function startSmtpServer(respond: Responder = () => undefined, opti
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
+          secure: session.secure,
         });
         callback();
       });

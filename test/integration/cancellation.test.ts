@@ -59,4 +59,32 @@ describe('cancelling a job stops its attempt (real dev server)', function () {
       await smtp.close();
     }
   });
+  it('reports the attempts a job made when it is cancelled while it waits to retry', async () => {
+    const { env, bundle, testDb } = jobsEnv;
+    const smtp = await startSmtpServer(() => ({ code: 451, message: 'greylisted' }));
+    const taskQueue = uniqueId('tq-cancel-retry');
+    const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'outbox-'));
+    const deps = { ...testActivityDeps(testDb.db, { reportsDir: outboxDir }), email: { smtpUrl: smtp.url, outboxDir, from: 'jobs@test' } };
+    const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(deps) });
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
+    try {
+      await worker.runUntil(async () => {
+        const { id, handle } = await jobs.enqueue('send-email', payload, { id: uniqueId('cancel-retrying') });
+        // The schedule is 1s, 5s, …: after the second failure the job waits 5s for its third attempt.
+        await until('the second attempt has failed', async () => {
+          const r = await jobs.get(id);
+          return r.status === 'retrying' && r.attempts === 2;
+        });
+        await jobs.cancel(id);
+        await handle.result().catch(() => undefined);
+        const record = await jobs.get(id);
+        assert.equal(record.status, 'cancelled');
+        assert.equal(smtp.attempts(), 2);
+        assert.equal(record.attempts, 2, 'the attempts it made, not 0');
+        assert.equal(record.error?.type, 'jobs:smtp-transient', 'and why the last one failed');
+      });
+    } finally {
+      await smtp.close();
+    }
+  });
 });
