@@ -1,19 +1,47 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
+import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { startDeadLetterQueue } from '../../src/activity/dead-letter';
+import { sendDeadLetters, startDeadLetterQueue } from '../../src/activity/dead-letter';
 import { JobClient } from '../../src/client/job-client';
 import { deadLetterWorkflowId } from '../../src/catalog/dead-letter';
+import { deadLetterShardCount, deadLetterShardOf, deadLetterShardWorkflowId } from '../../src/catalog/dead-letter-shards';
+import { deadLetterEntriesQuery } from '../../src/workflow/dead-letter';
+import type { DeadLetterInput } from '../../src/workflow/dead-letter-entries';
 import { type TestDb } from '../helpers/db';
-import { createTestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { createTestWorker, repoRoot, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { runCommand } from '../helpers/processes';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 import { waitFor } from '../helpers/dlq';
 import { catalog } from '../../src/jobs/catalog';
 
+const type = 'generate-report';
+
+/** A hand-off as the activity sends it, of a job that never ran (the DLQ takes what it is given). */
+function entry(id: string, i: number, fingerprint: string, payloadBytes = 10): DeadLetterInput {
+  return {
+    id, type, runId: `run-${id}`, payload: { n: i, pad: 'x'.repeat(payloadBytes) }, attempts: 1,
+    failedAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+    error: { type: 'jobs:unexpected', message: `boom ${i}` }, fingerprint, fingerprintText: `jobs:unexpected: boom <n> (${fingerprint})`,
+  };
+}
+
+/** Hands entries to their shards in batches, as workers do. */
+async function handOff(env: TestWorkflowEnvironment, taskQueue: string, entries: DeadLetterInput[]): Promise<void> {
+  const byShard = new Map<number, DeadLetterInput[]>();
+  for (const e of entries) byShard.set(deadLetterShardOf(e.id), [...(byShard.get(deadLetterShardOf(e.id)) ?? []), e]);
+  await Promise.all([...byShard].map(async ([shard, list]) => {
+    for (let i = 0; i < list.length; i += 10) await sendDeadLetters(env.client, taskQueue, deadLetterShardWorkflowId(taskQueue, type, shard), list.slice(i, i + 10));
+  }));
+}
+
 // The DLQ's capacity and its continue-as-new hand-over, driven by signals and read by queries, on a
-// real dev server: the time-skipping server does not enforce the 2 MB continue-as-new input limit.
-describe('dead-letter queue capacity (real dev server)', function () {
+// real dev server: the time-skipping server does not enforce the 2 MB continue-as-new input limit
+// nor the 2 MB of a query result. Entries are handed off directly (no jobs run), so thousands
+// arrive in seconds: pages that stay under the limit, a cursor that walks every shard in one
+// order, groups summed across shards, bulk operations that stream.
+describe('dead-letter queue capacity and paging (real dev server)', function () {
   let env: TestWorkflowEnvironment;
   let bundle: WorkflowBundleWithSourceMap;
   let testDb: TestDb;
@@ -28,13 +56,12 @@ describe('dead-letter queue capacity (real dev server)', function () {
   async function setUp() {
     const taskQueue = uniqueId('tq');
     const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(testActivityDeps(testDb.db, { reportsDir: os.tmpdir() })) });
-    return { worker, taskQueue };
+    return { worker, taskQueue, jobs: new JobClient(env.client, { catalog, taskQueue }) };
   }
 
   it('keeps 5,000 entries across continue-as-new, with signals arriving during each hand-over', async function () {
     this.timeout(300_000);
     const { worker, taskQueue } = await setUp();
-    const type = 'generate-report';
     const dlqId = deadLetterWorkflowId(taskQueue, type);
     await env.client.workflow.start('deadLetterWorkflow', { workflowId: dlqId, taskQueue, args: [{ type, continueAsNewAfterEvents: 400 }] });
     const firstRun = (await env.client.workflow.getHandle(dlqId).describe()).runId;
@@ -57,5 +84,80 @@ describe('dead-letter queue capacity (real dev server)', function () {
       assert.notEqual(description.runId, firstRun, 'the DLQ continued as new');
       assert.ok(description.historyLength < 2000, `history bounded (${description.historyLength} events)`);
     });
+  });
+
+  it('walks 3,000 entries over 16 shards a page at a time with a cursor, in order, none twice or missed; jobctl pages the same way', async () => {
+    const { worker, taskQueue, jobs } = await setUp();
+    const n = 3000;
+    const entries = Array.from({ length: n }, (_, i) => entry(`page-${i}`, i, i % 3 === 0 ? 'f-three' : 'f-other'));
+    await worker.runUntil(async () => {
+      await handOff(env, taskQueue, entries);
+      await waitFor(() => jobs.deadLetters.counts(), (c) => c[type]?.['dead-lettered'] === n, 60_000);
+
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await jobs.deadLetters.page({ type, limit: 250, cursor });
+        assert.ok(page.entries.length <= 250);
+        seen.push(...page.entries.map((e) => e.id));
+        cursor = page.nextCursor;
+        pages += 1;
+      } while (cursor);
+      assert.equal(pages, 12);
+      assert.deepEqual(seen, entries.map((e) => e.id), 'every entry once, oldest failure first, across the shards');
+
+      const groups = await jobs.deadLetters.groups(type);
+      assert.deepEqual(groups.map((g) => [g.fingerprint, g.count]), [['f-other', 2000], ['f-three', 1000]], 'counts summed over the shards');
+      assert.equal(groups[1]!.firstFailedAt, entries[0]!.failedAt);
+      assert.equal(groups[1]!.lastFailedAt, entries[2997]!.failedAt);
+      assert.equal(groups[0]!.firstFailedAt, entries[1]!.failedAt);
+
+      const ctl = (...args: string[]) => runCommand(process.execPath, [path.join(repoRoot, 'bin/jobctl.js'), ...args], { ...process.env, TEMPORAL_ADDRESS: env.address, TEMPORAL_TASK_QUEUE: taskQueue });
+      const first = await ctl('dlq', 'list', '--type', type, '--limit', '1000', '--json');
+      assert.equal(first.code, 0, first.stderr);
+      assert.equal(JSON.parse(first.stdout).length, 1000);
+      const next = /--cursor (\S+)/.exec(first.stderr)?.[1];
+      assert.ok(next, `the next page's cursor is printed: ${first.stderr}`);
+      const second = JSON.parse((await ctl('dlq', 'list', '--type', type, '--limit', '1000', '--json', '--cursor', next)).stdout) as { id: string }[];
+      assert.deepEqual(second.map((e) => e.id), seen.slice(1000, 2000));
+      const bad = await ctl('dlq', 'list', '--cursor', 'not-a-cursor');
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /cursor/);
+
+      // A bulk discard of one group streams over every shard and leaves the other group alone.
+      const dry = await ctl('dlq', 'discard', '--fingerprint', 'f-three', '--dry-run');
+      assert.equal(dry.code, 0, dry.stderr);
+      assert.match(dry.stdout, /dry run: would discard 1000 job\(s\); nothing was changed/);
+      const discarded = await ctl('dlq', 'discard', '--fingerprint', 'f-three', '--reason', 'test: given up', '--json');
+      assert.equal(discarded.code, 0, discarded.stderr);
+      assert.equal((JSON.parse(discarded.stdout) as { discardedAt?: string }[]).filter((o) => o.discardedAt).length, 1000);
+      const counts = (await jobs.deadLetters.counts())[type]!;
+      assert.deepEqual([counts['dead-lettered'], counts.discarded], [2000, 1000]);
+      assert.equal((await jobs.deadLetters.show('page-3')).audit.at(-1)?.detail, 'test: given up');
+    });
+  });
+
+  it('pages entries whose payloads add up past the 2 MB a query result may carry (the one-result query fails on them)', async () => {
+    const { worker, taskQueue, jobs } = await setUp();
+    // 60 entries of 60 KB, all in one shard: 3.6 MB of entries where one result carries 2 MB.
+    const ids: string[] = [];
+    for (let i = 0; ids.length < 60; i++) if (deadLetterShardOf(`big-${i}`) === 0) ids.push(`big-${i}`);
+    await worker.runUntil(async () => {
+      await handOff(env, taskQueue, ids.map((id, i) => entry(id, i, 'f-big', 60_000)));
+      await waitFor(() => jobs.deadLetters.counts(), (c) => c[type]?.['dead-lettered'] === 60, 60_000);
+      const shard = env.client.workflow.getHandle(deadLetterShardWorkflowId(taskQueue, type, 0));
+      await assert.rejects(shard.query(deadLetterEntriesQuery), /size exceeds limit|too large|exceeds/i, 'the one-result query is over the limit');
+      const listed = await jobs.deadLetters.list({ type });
+      assert.deepEqual(listed.map((e) => e.id), ids);
+      const page = await jobs.deadLetters.page({ type, limit: 1000 });
+      assert.equal(page.entries.length, 60, 'a page gathers chunks from the shard until its limit');
+    });
+  });
+
+  it('has the shard count it was built with: a stored contract', () => {
+    assert.equal(deadLetterShardCount, 16);
+    assert.deepEqual(['a', 'payment-1', 'x'.repeat(250)].map(deadLetterShardOf), [deadLetterShardOf('a'), deadLetterShardOf('payment-1'), deadLetterShardOf('x'.repeat(250))]);
+    assert.equal(deadLetterShardWorkflowId('jobs', 'send-email', 7), 'durable-jobs-dlq:jobs:send-email:shard-07');
   });
 });
