@@ -59,30 +59,44 @@ describe('dead-letter queue capacity and paging (real dev server)', function () 
     return { worker, taskQueue, jobs: new JobClient(env.client, { catalog, taskQueue }) };
   }
 
-  it('keeps 5,000 entries across continue-as-new, with signals arriving during each hand-over', async function () {
+  it('keeps 5,000 entries across continue-as-new, with signals arriving during each hand-over, while the operator reads and discards through it', async function () {
     this.timeout(300_000);
-    const { worker, taskQueue } = await setUp();
+    const { worker, taskQueue, jobs } = await setUp();
     const dlqId = deadLetterWorkflowId(taskQueue, type);
     await env.client.workflow.start('deadLetterWorkflow', { workflowId: dlqId, taskQueue, args: [{ type, continueAsNewAfterEvents: 400 }] });
     const firstRun = (await env.client.workflow.getHandle(dlqId).describe()).runId;
     const n = 5000;
+    const discards = 150;
     await worker.runUntil(async () => {
-      for (let i = 0; i < n; i += 50) {
-        await Promise.all(
-          Array.from({ length: 50 }, (_, k) => {
-            const id = `bulk-${i + k}`;
-            return startDeadLetterQueue(env.client, taskQueue, type, {
-              id, type, runId: `run-${id}`, payload: { n: i + k }, attempts: 1, failedAt: new Date().toISOString(),
-              error: { type: 'jobs:unexpected', message: `boom ${i + k}` }, fingerprint: 'f00', fingerprintText: 'jobs:unexpected: boom <n>',
-            });
-          }),
-        );
+      const flood = (async () => {
+        for (let i = 0; i < n; i += 50) {
+          await Promise.all(
+            Array.from({ length: 50 }, (_, k) => {
+              const id = `bulk-${i + k}`;
+              return startDeadLetterQueue(env.client, taskQueue, type, {
+                id, type, runId: `run-${id}`, payload: { n: i + k }, attempts: 1, failedAt: new Date().toISOString(),
+                error: { type: 'jobs:unexpected', message: `boom ${i + k}` }, fingerprint: 'f00', fingerprintText: 'jobs:unexpected: boom <n>',
+              });
+            }),
+          );
+        }
+      })();
+      // The operator works through the hand-overs: each update and query that lands on one is
+      // retried on the next run, so none fails and none is applied twice.
+      await waitFor(() => jobs.deadLetters.counts(), (c) => (c[type]?.['dead-lettered'] ?? 0) >= discards, 60_000);
+      const runsBefore = (await env.client.workflow.getHandle(dlqId).describe()).runId;
+      for (let i = 0; i < discards; i++) {
+        await jobs.deadLetters.discard(`bulk-${i}`, 'during the flood');
+        if (i % 10 === 0) await jobs.deadLetters.page({ type, limit: 100 });
       }
-      const counts = await waitFor(() => new JobClient(env.client, { catalog, taskQueue }).deadLetters.counts(), (c) => (c[type]?.['dead-lettered'] ?? 0) >= n, 60_000);
-      assert.equal(counts[type]?.['dead-lettered'], n, 'no entry lost');
+      await flood;
+      const counts = await waitFor(() => jobs.deadLetters.counts(), (c) => (c[type]?.['dead-lettered'] ?? 0) + (c[type]?.discarded ?? 0) >= n, 60_000);
+      assert.deepEqual([counts[type]?.['dead-lettered'], counts[type]?.discarded], [n - discards, discards], 'no entry lost, every discard applied once');
       const description = await env.client.workflow.getHandle(dlqId).describe();
       assert.notEqual(description.runId, firstRun, 'the DLQ continued as new');
+      assert.notEqual(description.runId, runsBefore, 'the discards spanned a hand-over');
       assert.ok(description.historyLength < 2000, `history bounded (${description.historyLength} events)`);
+      assert.equal((await jobs.deadLetters.show('bulk-0')).audit.filter((a) => a.action === 'discard').length, 1);
     });
   });
 
