@@ -61,8 +61,7 @@ export class DeadLetterQueue {
   async types(type?: string): Promise<string[]> {
     if (type !== undefined) return [type];
     if (this.catalog) return [...this.catalog.types];
-    const prefix = deadLetterWorkflowId(this.taskQueue, '');
-    const query = `WorkflowType = 'deadLetterWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${this.taskQueue.replace(/['\\]/g, '\\$&')}' AND WorkflowId STARTS_WITH '${prefix.replace(/['\\]/g, '\\$&')}'`;
+    const query = `WorkflowType = 'deadLetterWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${this.taskQueue.replace(/['\\]/g, '\\$&')}'`;
     const found = new Set<string>();
     for await (const w of this.client.workflow.list({ query })) {
       const t = jobTypeOfDeadLetterWorkflow(this.taskQueue, w.workflowId);
