@@ -71,6 +71,16 @@ export function watchDlqRuns(client: Client, taskQueue: string, type: string, ev
   };
 }
 
+/** Runs jobctl in a process that reports its own peak RSS (KiB) on exit, and counts its output lines. */
+async function jobctlMaxRss(jobctlEnv: NodeJS.ProcessEnv, args: string[]): Promise<{ maxRssKb: number; lines: number }> {
+  const script = `require(${JSON.stringify(path.join(repoRoot, 'dist/client/cli.js'))}).main(['node', 'jobctl', ...${JSON.stringify(args)}])` +
+    `.then((code) => process.stdout.write('', () => { process.stderr.write('maxrss=' + process.resourceUsage().maxRSS + '\\n'); process.exit(code); }))`;
+  const ran = await runCommand(process.execPath, ['-e', script], { ...process.env, ...jobctlEnv });
+  const maxRssKb = Number(/maxrss=(\d+)/.exec(ran.stderr)?.[1]);
+  if (ran.code !== 0 || !maxRssKb) throw new Error(`jobctl ${args.join(' ')}: exit ${ran.code}: ${ran.stderr}`);
+  return { maxRssKb, lines: ran.stdout.split('\n').length };
+}
+
 /** Runs `task` over `items` with at most `concurrency` at once. */
 export async function inParallel<T>(items: T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -173,6 +183,11 @@ export async function runStorm({ client, jobs, taskQueue, jobctlEnv }: StormTarg
     }
     const live = await watch.stop();
 
+    // The CLI's memory over the whole group (a dry run streams every entry) against one page of it.
+    const fingerprint = (await jobs.deadLetters.groups(type))[0]!.fingerprint;
+    const onePage = await jobctlMaxRss(jobctlEnv, ['dlq', 'list', '--type', type, '--limit', '1', '--json']);
+    const wholeGroup = await jobctlMaxRss(jobctlEnv, ['dlq', 'redrive', '--type', type, '--fingerprint', fingerprint, '--dry-run', '--json']);
+
     // Every job in the DLQ exactly once: dead-lettered, or redriven (and completed) for the sample.
     const seen = new Map<string, string>();
     for await (const e of jobs.deadLetters.entries({ type, status: 'all' })) {
@@ -182,7 +197,8 @@ export async function runStorm({ client, jobs, taskQueue, jobctlEnv }: StormTarg
     const figures = await dlqRunFigures(client, taskQueue, type);
     const line = `storm: ${stormJobs} payments enqueued in ${enqueueSeconds.toFixed(0)} s, all in the DLQ after ${stormSeconds.toFixed(0)} s ` +
       `(${(stormJobs / stormSeconds).toFixed(0)} hand-offs/s); DLQ: ${figures.workflows} workflows, ${figures.runs} runs; largest run: ` +
-      `${figures.maxEvents} events, ${(Math.max(figures.maxBytes, live.maxBytes) / 1024).toFixed(0)} KiB, ${figures.maxSignals} signals; operator: ${JSON.stringify(operations)}`;
+      `${figures.maxEvents} events, ${(Math.max(figures.maxBytes, live.maxBytes) / 1024).toFixed(0)} KiB, ${figures.maxSignals} signals; operator: ${JSON.stringify(operations)}; ` +
+      `jobctl peak RSS: ${(onePage.maxRssKb / 1024).toFixed(0)} MiB for one entry, ${(wholeGroup.maxRssKb / 1024).toFixed(0)} MiB for a dry run of all ${wholeGroup.lines} lines`;
     console.log(`      ${line}`);
 
     assert.equal(running.count, 0, 'no job left Running');
@@ -194,5 +210,6 @@ export async function runStorm({ client, jobs, taskQueue, jobctlEnv }: StormTarg
     assert.ok(Math.max(figures.maxEvents, live.maxEvents) <= 5120, `events per run ${figures.maxEvents}`);
     assert.ok(Math.max(figures.maxBytes, live.maxBytes) <= 5 * 1024 * 1024, `bytes per run ${figures.maxBytes}`);
     assert.ok(figures.maxSignals <= 1000, `signals per run ${figures.maxSignals}`);
+    assert.ok(wholeGroup.maxRssKb <= onePage.maxRssKb + 64 * 1024, `jobctl's memory stays bounded: ${wholeGroup.maxRssKb} KiB against ${onePage.maxRssKb} KiB`);
     return line;
   }
