@@ -1,11 +1,17 @@
+import assert from 'node:assert/strict';
 import os from 'node:os';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { sendDeadLetters } from '../../src/activity/dead-letter';
+import { HandOffBatcher } from '../../src/activity/hand-off-batcher';
+import { deadLetterShardOf, deadLetterShardWorkflowId } from '../../src/catalog/dead-letter-shards';
 import { JobClient } from '../../src/client/job-client';
+import type { DeadLetterInput } from '../../src/workflow/dead-letter-entries';
 import { catalog } from '../../src/jobs/catalog';
 import { seedDemoAccounts } from '../../src/jobs/database/seed';
 import { type TestDb } from '../helpers/db';
-import { runStorm } from '../helpers/dlq-storm';
+import { dlqRunFigures, runStorm } from '../helpers/dlq-storm';
+import { waitFor } from '../helpers/dlq';
 import { createTestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 
@@ -34,5 +40,34 @@ describe(`failure storm: ${stormJobs} payments fail for good at once (real dev s
     const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(testActivityDeps(testDb.db, { reportsDir: os.tmpdir() })) });
     const jobs = new JobClient(env.client, { catalog, taskQueue });
     await worker.runUntil(runStorm({ client: env.client, jobs, taskQueue, jobctlEnv: { TEMPORAL_ADDRESS: env.address, TEMPORAL_TASK_QUEUE: taskQueue } }, stormJobs));
+  });
+
+  it('takes the hand-offs of a whole storm at once through the batcher, into every shard: what the DLQ itself sustains', async () => {
+    const taskQueue = uniqueId('tq');
+    const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(testActivityDeps(testDb.db, { reportsDir: os.tmpdir() })) });
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
+    // As many hand-offs as the storm's jobs, all submitted at once to one worker's batcher, as the
+    // hand-off activities of a worker do (without the jobs that would produce them).
+    const batcher = new HandOffBatcher<DeadLetterInput>({ send: (workflowId, entries) => sendDeadLetters(env.client, taskQueue, workflowId, entries) });
+    const started = Date.now();
+    await worker.runUntil(async () => {
+      await Promise.all(Array.from({ length: stormJobs }, (_, i) => {
+        const id = `sustain-${i}`;
+        const entry: DeadLetterInput = {
+          id, type: 'process-payment', runId: `run-${id}`, payload: { paymentId: id, fromAccount: 'alice', toAccount: 'nobody', amount: 1, currency: 'EUR' },
+          attempts: 1, failedAt: new Date().toISOString(), error: { type: 'jobs:unknown-account', message: 'account "nobody" does not exist' },
+          fingerprint: 'f-sustain', fingerprintText: 'jobs:unknown-account: account <str> does not exist',
+        };
+        return batcher.submit(deadLetterShardWorkflowId(taskQueue, 'process-payment', deadLetterShardOf(id)), entry);
+      }));
+      const sent = (Date.now() - started) / 1000;
+      const counts = await waitFor(() => jobs.deadLetters.counts(), (c) => c['process-payment']?.['dead-lettered'] === stormJobs, 120_000);
+      const applied = (Date.now() - started) / 1000;
+      const figures = await dlqRunFigures(env.client, taskQueue, 'process-payment');
+      console.log(`      sustained: ${stormJobs} hand-offs sent in ${sent.toFixed(1)} s and applied in ${applied.toFixed(1)} s (${(stormJobs / applied).toFixed(0)}/s); ` +
+        `${figures.runs} runs over ${figures.workflows} shards; largest run ${figures.maxEvents} events, ${figures.maxSignals} signals`);
+      assert.equal(counts['process-payment']?.['dead-lettered'], stormJobs, 'every hand-off applied once');
+      assert.ok(figures.maxSignals <= 1000, `signals per run ${figures.maxSignals}`);
+    });
   });
 });
