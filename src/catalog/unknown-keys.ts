@@ -69,8 +69,7 @@ function droppedKeys(input: unknown, output: unknown, path: PropertyKey[]): Drop
 function without(value: unknown, path: readonly PropertyKey[], key: string): unknown {
   if (path.length === 0) {
     if (!isRecord(value)) return value;
-    const { [key]: _removed, ...rest } = value;
-    return rest;
+    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== key));
   }
   const [head, ...tail] = path;
   if (Array.isArray(value) && typeof head === 'number') return value.map((v, i) => (i === head ? without(v, tail, key) : v));
