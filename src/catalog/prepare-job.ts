@@ -31,7 +31,7 @@ export function prepareJob<S extends PayloadSchemas>(
   payload: unknown,
   options: { id?: string; delay?: Duration; priority?: number } = {},
 ): PreparedJob {
-  const parsed = validatePayload(catalog, type, payload);
+  const parsed = validatePayload(catalog, type, payload, 'refuse');
   const definition = catalog.definition(type)!;
   const { id: chosenId, delayMs, priority } = validateOptions(options);
   return { definition, id: chosenId ?? derivedId(definition, parsed) ?? `${type}-${randomUUID()}`, payload: parsed, delayMs, priority };

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Catalog, PayloadSchemas } from './catalog';
 import { identityChange } from './define-job';
 import { mergePatch } from '../shared/merge-patch';
+import { omitKeys, parseTolerant, type UnknownKeys } from './unknown-keys';
 import { jobIdPattern, maxDelayMs, maxJobIdLength, maxPayloadBytes } from '../shared/limits';
 import { InvalidOptionError, InvalidPayloadError, UnknownJobTypeError, issuesFromZod, type FieldIssue } from '../shared/errors';
 
@@ -14,14 +15,21 @@ export function assertJobType<S extends PayloadSchemas>(catalog: Catalog<S>, typ
 
 /**
  * Parses a payload against its job type's schema: the one check of a payload at a boundary (the
- * client before it enqueues, the worker before a redrive starts). Throws
- * {@link UnknownJobTypeError} for a type the catalog lacks and {@link InvalidPayloadError} listing
- * each bad field.
+ * client before it enqueues, the worker before a redrive starts). `unknownKeys` says what becomes
+ * of keys the schema does not know ({@link UnknownKeys}): the client refuses them (its own schema
+ * is the truth for what it sends: a misspelt field is an error), the worker's restart keeps them
+ * (a newer client added them; a newer worker may run the job). Throws {@link UnknownJobTypeError}
+ * for a type the catalog lacks and {@link InvalidPayloadError} listing each bad field.
  */
-export function validatePayload<S extends PayloadSchemas, T extends string>(catalog: Catalog<S>, type: T, payload: unknown): T extends keyof S ? z.output<S[T]> : never {
+export function validatePayload<S extends PayloadSchemas, T extends string>(
+  catalog: Catalog<S>,
+  type: T,
+  payload: unknown,
+  unknownKeys: UnknownKeys = 'keep',
+): T extends keyof S ? z.output<S[T]> : never {
   assertJobType(catalog, type);
   const schema: z.ZodType = catalog.payloads[type] as z.ZodType;
-  const result = schema.safeParse(payload);
+  const result = unknownKeys === 'refuse' ? schema.safeParse(payload) : parseTolerant(schema, payload, unknownKeys);
   if (!result.success) throw new InvalidPayloadError(type, issuesFromZod(result.error, 'payload'));
   const broken = brokenTextPaths(result.data, 'payload');
   if (broken.length > 0) throw new InvalidPayloadError(type, broken.map((path) => ({ path, message: 'is not valid Unicode text (a lone surrogate), which would be stored altered' })));
@@ -39,13 +47,37 @@ export function validateRedrivePayload<S extends PayloadSchemas>(catalog: Catalo
   return patch === undefined ? payload : validatePatchedPayload(catalog, type, payload, mergePatch(payload, patch));
 }
 
-/** Validates a patched payload (`after`) against the type's schema and the unpatched one's identity ({@link validateRedrivePayload}). */
+/**
+ * Validates a patched payload (`after`) against the type's schema and the unpatched one's identity
+ * ({@link validateRedrivePayload}). Keys the schema does not know are kept when the unpatched
+ * payload had them already (a newer client sent them) and refused when the patch brought them (a
+ * typo in the patch), with the schema's own message.
+ */
 export function validatePatchedPayload<S extends PayloadSchemas>(catalog: Catalog<S>, type: string, before: unknown, after: unknown): unknown {
-  const patched = validatePayload(catalog, type, after);
+  const patched = validatePayload(catalog, type, after, 'keep');
+  const unknown = unknownKeyPaths(catalog, type, after);
+  const carried = unknown.filter((path) => hasPath(before, path));
+  // The patch's own unknown keys, refused in the schema's words, without the carried ones.
+  if (carried.length < unknown.length) validatePayload(catalog, type, omitKeys(after, carried), 'refuse');
   const definition = catalog.definition(type)!;
   const changed = identityChange(definition, before, patched);
   if (changed) throw new InvalidPayloadError(type, identityFields(definition, before, patched).map((path) => ({ path, message: changed })));
   return patched;
+}
+
+/** Where `payload` has keys the type's schema does not know, as key paths (`['template', 'locale']`). */
+function unknownKeyPaths<S extends PayloadSchemas>(catalog: Catalog<S>, type: string, payload: unknown): PropertyKey[][] {
+  const parsed = parseTolerant(catalog.payloads[type] as z.ZodType, payload, 'strip');
+  return parsed.success ? parsed.unknownKeys : [];
+}
+
+function hasPath(value: unknown, path: readonly PropertyKey[]): boolean {
+  let at = value;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null || !Object.prototype.hasOwnProperty.call(at, key)) return false;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return true;
 }
 
 /**

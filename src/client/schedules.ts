@@ -80,7 +80,7 @@ export class JobSchedules<S extends PayloadSchemas = PayloadSchemas> {
   /** Validates the payload and options, then creates the schedule. Throws {@link ScheduleExistsError} for a used ID. */
   async create<T extends keyof S & string>(type: T, payload: z.input<S[T]>, options: CreateScheduleOptions): Promise<{ id: string }> {
     if (!this.catalog) throw new NoCatalogError('creating a schedule');
-    const parsed = validatePayload(this.catalog, type, payload);
+    const parsed = validatePayload(this.catalog, type, payload, 'refuse');
     const definition = this.catalog.definition(type)!;
     const { id, every, priority } = validateScheduleOptions(definition, options);
     const { workflowType, priority: jobPriority, ...start } = jobStartOptions({ definition, payload: parsed, taskQueue: this.taskQueue, priority });
