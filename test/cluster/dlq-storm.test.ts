@@ -9,7 +9,7 @@ const stormJobs = Number(process.env.STORM_JOBS ?? 300);
 // The failure storm on the native cluster (two Temporal nodes on PostgreSQL, two worker
 // processes, the ledger on PostgreSQL): the DLQ's shards and batched hand-offs across processes.
 describe(`failure storm on the native cluster: ${stormJobs} payments fail for good at once`, function () {
-  this.timeout((12 + stormJobs / 8 / 60) * 60_000);
+  this.timeout((15 + stormJobs / 5 / 60) * 60_000);
   let env: ClusterTestEnv;
 
   before(async () => {

@@ -206,10 +206,11 @@ export async function runStorm({ client, jobs, taskQueue, jobctlEnv }: StormTarg
     assert.equal(seen.size, stormJobs, 'every failed job has an entry');
     for (const id of ids) assert.ok(seen.has(id), `${id} is in the DLQ`);
     assert.equal([...seen.values()].filter((s) => s === 'redriven').length, operations.redriven);
-    // Temporal's limits per run: 51,200 events, 50 MB, 10,000 signals. "Far below": a tenth or less.
+    // Temporal's limits per run: 51,200 events, 50 MB, 10,000 signals. A run continues as new at
+    // 4,000 events or 2,000 signals (plus what arrives during its hand-over): a tenth, a tenth and a fifth.
     assert.ok(Math.max(figures.maxEvents, live.maxEvents) <= 5120, `events per run ${figures.maxEvents}`);
     assert.ok(Math.max(figures.maxBytes, live.maxBytes) <= 5 * 1024 * 1024, `bytes per run ${figures.maxBytes}`);
-    assert.ok(figures.maxSignals <= 1000, `signals per run ${figures.maxSignals}`);
+    assert.ok(figures.maxSignals <= 2200, `signals per run ${figures.maxSignals}`);
     assert.ok(wholeGroup.maxRssKb <= onePage.maxRssKb + 64 * 1024, `jobctl's memory stays bounded: ${wholeGroup.maxRssKb} KiB against ${onePage.maxRssKb} KiB`);
     return line;
   }
