@@ -10,7 +10,7 @@ import type { DeadLetterInput } from '../../src/workflow/dead-letter-entries';
 import { catalog } from '../../src/jobs/catalog';
 import { seedDemoAccounts } from '../../src/jobs/database/seed';
 import { type TestDb } from '../helpers/db';
-import { dlqRunFigures, runStorm } from '../helpers/dlq-storm';
+import { dlqRunFigures, jobctlMaxRss, runStorm } from '../helpers/dlq-storm';
 import { waitFor } from '../helpers/dlq';
 import { createTestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { createActivities, testActivityDeps } from '../helpers/worker';
@@ -64,8 +64,16 @@ describe(`failure storm: ${stormJobs} payments fail for good at once (real dev s
       const counts = await waitFor(() => jobs.deadLetters.counts(), (c) => c['process-payment']?.['dead-lettered'] === stormJobs, 120_000);
       const applied = (Date.now() - started) / 1000;
       const figures = await dlqRunFigures(env.client, taskQueue, 'process-payment');
+      const jobctlEnv = { TEMPORAL_ADDRESS: env.address, TEMPORAL_TASK_QUEUE: taskQueue };
+      const onePage = await jobctlMaxRss(jobctlEnv, ['dlq', 'list', '--limit', '1', '--json']);
+      const dryStarted = Date.now();
+      const wholeGroup = await jobctlMaxRss(jobctlEnv, ['dlq', 'redrive', '--fingerprint', 'f-sustain', '--dry-run', '--json']);
+      const drySeconds = (Date.now() - dryStarted) / 1000;
       console.log(`      sustained: ${stormJobs} hand-offs sent in ${sent.toFixed(1)} s and applied in ${applied.toFixed(1)} s (${(stormJobs / applied).toFixed(0)}/s); ` +
-        `${figures.runs} runs over ${figures.workflows} shards; largest run ${figures.maxEvents} events, ${figures.maxSignals} signals`);
+        `${figures.runs} runs over ${figures.workflows} shards; largest run ${figures.maxEvents} events, ${figures.maxSignals} signals; ` +
+        `jobctl peak RSS ${(onePage.maxRssKb / 1024).toFixed(0)} MiB for one entry, ${(wholeGroup.maxRssKb / 1024).toFixed(0)} MiB for a dry run of all ${stormJobs} in ${drySeconds.toFixed(1)} s`);
+      assert.equal(wholeGroup.lines, stormJobs + 3, 'the dry run printed every entry (and the brackets)');
+      assert.ok(wholeGroup.maxRssKb <= onePage.maxRssKb + 64 * 1024, `jobctl's memory stays bounded: ${wholeGroup.maxRssKb} KiB against ${onePage.maxRssKb} KiB`);
       assert.equal(counts['process-payment']?.['dead-lettered'], stormJobs, 'every hand-off applied once');
       assert.ok(figures.maxSignals <= 2200, `signals per run ${figures.maxSignals}`);
     });
