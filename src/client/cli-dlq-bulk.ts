@@ -8,6 +8,7 @@ import { formatTable } from './format';
 
 interface BulkFlags {
   type?: string;
+  concurrency?: string;
   fingerprint?: string;
   all?: boolean;
   dryRun?: boolean;
@@ -24,6 +25,13 @@ function selection(command: string, id: string | undefined, opts: BulkFlags): De
   const selectors = [id !== undefined, opts.fingerprint !== undefined, opts.all === true].filter(Boolean).length;
   if (selectors !== 1) throw new UsageError(`dlq ${command}: give exactly one of <id>, --fingerprint <f> or --all`);
   return { type: opts.type, fingerprint: opts.fingerprint, id };
+}
+
+/** Parses `--concurrency`: a whole number from 1 to 64. */
+function parseConcurrency(opts: BulkFlags): number {
+  const n = Number(opts.concurrency ?? 8);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`--concurrency: must be a whole number from 1 to 64, got ${JSON.stringify(opts.concurrency)}`);
+  return n;
 }
 
 /** Prints outcomes as they come (JSON: one array, written element by element) and throws if any failed. */
@@ -80,6 +88,7 @@ export function addBulkCommands(dlq: Command): void {
     .option('--all', 'redrive every dead-lettered job')
     .option('--dry-run', 'print what would be redriven and change nothing')
     .option('--rate <n/s>', 'at most this many restarts per second, e.g. 5/s')
+    .option('--concurrency <n>', 'at most this many restarts in flight at once', '8')
     .option('--patch <json>', 'JSON Merge Patch applied to each payload, validated against every entry before anything restarts')
     .option('--reason <text>', 'recorded in the audit trail')
     .option('--json', 'print the outcomes as JSON')
@@ -96,7 +105,7 @@ export function addBulkCommands(dlq: Command): void {
         if (id !== undefined) await c.deadLetters.show(id);
         await report<RedriveOutcome>(
           { past: 'redriven', base: 'redrive' },
-          c.deadLetters.redriveAll(selected, { patch, reason: opts.reason, ratePerSecond, dryRun: opts.dryRun }),
+          c.deadLetters.redriveAll(selected, { patch, reason: opts.reason, ratePerSecond, concurrency: parseConcurrency(opts), dryRun: opts.dryRun }),
           opts,
           (o) => (o.error ? `${o.id}: not redriven: ${o.error}` : `${o.id}: redriven (run ${o.runId})`),
           (o) => ({ id: o.id, type: o.type, wouldStartWith: JSON.stringify(o.payload) }),
@@ -113,6 +122,7 @@ export function addBulkCommands(dlq: Command): void {
     .option('--all', 'discard every dead-lettered job')
     .option('--dry-run', 'print what would be discarded and change nothing')
     .option('--rate <n/s>', 'at most this many discards per second, e.g. 20/s')
+    .option('--concurrency <n>', 'at most this many discards in flight at once', '8')
     .option('--reason <text>', 'recorded in the audit trail')
     .option('--json', 'print the outcomes as JSON')
     .action(async (id: string | undefined, opts: BulkFlags) => {
@@ -126,7 +136,7 @@ export function addBulkCommands(dlq: Command): void {
         if (id !== undefined) await c.deadLetters.show(id);
         await report<DiscardOutcome>(
           { past: 'discarded', base: 'discard' },
-          c.deadLetters.discardAll(selected, { reason: opts.reason, ratePerSecond, dryRun: opts.dryRun }),
+          c.deadLetters.discardAll(selected, { reason: opts.reason, ratePerSecond, concurrency: parseConcurrency(opts), dryRun: opts.dryRun }),
           opts,
           (o) => (o.error ? `${o.id}: not discarded: ${o.error}` : `${o.id}: discarded`),
           (o) => ({ id: o.id, type: o.type }),

@@ -23,8 +23,10 @@ export interface DeadLetterSelection {
 
 /** Options of a bulk operation. */
 export interface BulkOptions {
-  /** At most this many operations a second. @defaultValue one after another, unpaced */
+  /** At most this many operations a second. @defaultValue unpaced */
   ratePerSecond?: number;
+  /** At most this many operations in flight at once (each is an update of one DLQ shard). @defaultValue 8 */
+  concurrency?: number;
   /** Report what would be done and change nothing. @defaultValue false */
   dryRun?: boolean;
   /** Why, for each entry's audit trail. */
@@ -83,6 +85,19 @@ function pacer(ratePerSecond?: number): () => Promise<Date> {
 }
 
 /**
+ * Runs `run` over `items` with at most `concurrency` in flight, each started after `pace`, and
+ * yields the outcomes in the order the items came. `run` reports failures in its outcome, never rejects.
+ */
+async function* pooled<I, O>(items: AsyncIterable<I> | Iterable<I>, concurrency: number, pace: () => Promise<Date>, run: (item: I, startedAt: Date) => Promise<O>): AsyncGenerator<O> {
+  const inFlight: Promise<O>[] = [];
+  for await (const item of items) {
+    inFlight.push(run(item, await pace()));
+    if (inFlight.length >= Math.max(1, concurrency)) yield await inFlight.shift()!;
+  }
+  while (inFlight.length > 0) yield await inFlight.shift()!;
+}
+
+/**
  * Redrives each entry, validating a patch against every entry first (a patch that one entry's
  * schema refuses restarts none: its error names the field and the job).
  */
@@ -90,40 +105,38 @@ export async function* bulkRedrive(target: BulkTarget, source: BulkSource, optio
   const snapshot = new Date().toISOString();
   const read = () => (typeof source === 'function' ? source(snapshot) : source);
   if (options.patch !== undefined) for await (const { entry } of read()) target.patchedPayload(entry, options.patch);
-  const pace = pacer(options.ratePerSecond);
-  for await (const located of read()) {
+  if (options.dryRun) {
+    for await (const { entry } of read()) yield { id: entry.id, type: entry.type, payload: target.patchedPayload(entry, options.patch), dryRun: true };
+    return;
+  }
+  yield* pooled(read(), options.concurrency ?? 8, pacer(options.ratePerSecond), async (located, at): Promise<RedriveOutcome> => {
     const { entry } = located;
     const payload = target.patchedPayload(entry, options.patch);
-    if (options.dryRun) {
-      yield { id: entry.id, type: entry.type, payload, dryRun: true };
-      continue;
-    }
-    const startedAt = (await pace()).toISOString();
+    const startedAt = at.toISOString();
     try {
       const { runId } = await target.restart(located, options);
-      yield { id: entry.id, type: entry.type, payload, runId, startedAt };
+      return { id: entry.id, type: entry.type, payload, runId, startedAt };
     } catch (err) {
-      yield { id: entry.id, type: entry.type, payload, error: describe(err) };
+      return { id: entry.id, type: entry.type, payload, error: describe(err) };
     }
-  }
+  });
 }
 
 /** Discards each entry, recording the reason in its audit trail. */
 export async function* bulkDiscard(target: BulkTarget, source: BulkSource, options: BulkOptions): AsyncGenerator<DiscardOutcome> {
   const snapshot = new Date().toISOString();
-  const pace = pacer(options.ratePerSecond);
-  for await (const located of typeof source === 'function' ? source(snapshot) : source) {
+  const read = () => (typeof source === 'function' ? source(snapshot) : source);
+  if (options.dryRun) {
+    for await (const { entry } of read()) yield { id: entry.id, type: entry.type, dryRun: true };
+    return;
+  }
+  yield* pooled(read(), options.concurrency ?? 8, pacer(options.ratePerSecond), async (located, at): Promise<DiscardOutcome> => {
     const { entry } = located;
-    if (options.dryRun) {
-      yield { id: entry.id, type: entry.type, dryRun: true };
-      continue;
-    }
-    const discardedAt = (await pace()).toISOString();
     try {
       await target.discard(located, options.reason);
-      yield { id: entry.id, type: entry.type, discardedAt };
+      return { id: entry.id, type: entry.type, discardedAt: at.toISOString() };
     } catch (err) {
-      yield { id: entry.id, type: entry.type, error: describe(err) };
+      return { id: entry.id, type: entry.type, error: describe(err) };
     }
-  }
+  });
 }

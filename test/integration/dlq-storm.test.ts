@@ -74,6 +74,15 @@ describe(`failure storm: ${stormJobs} payments fail for good at once (real dev s
         `jobctl peak RSS ${(onePage.maxRssKb / 1024).toFixed(0)} MiB for one entry, ${(wholeGroup.maxRssKb / 1024).toFixed(0)} MiB for a dry run of all ${stormJobs} in ${drySeconds.toFixed(1)} s`);
       assert.equal(wholeGroup.lines, stormJobs + 3, 'the dry run printed every entry (and the brackets)');
       assert.ok(wholeGroup.maxRssKb <= onePage.maxRssKb + 64 * 1024, `jobctl's memory stays bounded: ${wholeGroup.maxRssKb} KiB against ${onePage.maxRssKb} KiB`);
+
+      // And for real: the whole group discarded by one command, one update per entry.
+      const discardStarted = Date.now();
+      const discarded = await jobctlMaxRss(jobctlEnv, ['dlq', 'discard', '--fingerprint', 'f-sustain', '--reason', 'storm: refunded by hand', '--json']);
+      const discardSeconds = (Date.now() - discardStarted) / 1000;
+      const after = (await jobs.deadLetters.counts())['process-payment']!;
+      console.log(`      discarded: all ${stormJobs} by fingerprint in ${discardSeconds.toFixed(0)} s (${(stormJobs / discardSeconds).toFixed(0)}/s), jobctl peak RSS ${(discarded.maxRssKb / 1024).toFixed(0)} MiB`);
+      assert.deepEqual([after['dead-lettered'], after.discarded], [0, stormJobs]);
+      assert.ok(discarded.maxRssKb <= onePage.maxRssKb + 64 * 1024, `jobctl's memory stays bounded: ${discarded.maxRssKb} KiB`);
       assert.equal(counts['process-payment']?.['dead-lettered'], stormJobs, 'every hand-off applied once');
       assert.ok(figures.maxSignals <= 2200, `signals per run ${figures.maxSignals}`);
     });
