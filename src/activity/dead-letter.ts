@@ -123,7 +123,8 @@ export function createDeadLetterActivities({ client, taskQueue, catalog, handOff
       const { type } = input;
       let payload: unknown;
       try {
-        payload = input.unpatched === undefined ? validatePayload(catalog, type, input.payload) : validatePatchedPayload(catalog, type, input.unpatched, input.payload);
+        // A redrive keeps the fields a newer client added that this worker's schema does not know.
+        payload = input.unpatched === undefined ? validatePayload(catalog, type, input.payload, 'keep') : validatePatchedPayload(catalog, type, input.unpatched, input.payload);
       } catch (err) {
         // An unknown type or a payload its schema refuses: retrying cannot fix either.
         if (err instanceof JobsError) throw nonRetryable(err.type, err.detail, err);
