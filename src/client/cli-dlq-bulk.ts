@@ -74,6 +74,7 @@ async function report<O extends { id: string; error?: string; dryRun?: boolean }
     flushRows();
     console.log(`dry run: would ${verb.base} ${done} job(s); nothing was changed`);
   }
+  if (!opts.dryRun) console.error(`jobctl: ${done - failed} ${verb.past}, ${failed} failed, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (failed > 0) throw new BulkFailedError(`${failed} of ${done} ${verb.base}(s) failed; first: ${firstError}`);
 }
 

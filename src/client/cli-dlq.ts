@@ -39,7 +39,7 @@ export function addDeadLetterCommands(program: Command): void {
       const all = await withClient((c) => c.deadLetters.groups(opts.type));
       const groups = opts.limit === undefined ? all : all.slice(0, parseLimit(opts.limit));
       const rows = groups.map((g) => ({ ...g, sample: g.sample.slice(0, 100) }));
-      console.log(opts.json ? JSON.stringify(groups, null, 2) : formatTable(rows, ['fingerprint', 'count', 'type', 'errorType', 'lastFailedAt', 'sample']));
+      console.log(opts.json ? JSON.stringify(groups, null, 2) : formatTable(rows, ['fingerprint', 'count', 'type', 'errorType', 'firstFailedAt', 'lastFailedAt', 'sample']));
       if (groups.length < all.length) console.error(`${all.length - groups.length} smaller group(s) not shown`);
     });
 

@@ -105,7 +105,7 @@ function buildProgram(): Command {
 
   program
     .command('list')
-    .description('List jobs from Temporal visibility, newest first (dead-lettered: from the dead-letter queues)')
+    .description('List jobs from Temporal visibility, newest first (dead-lettered: from the dead-letter queues, oldest failure first)')
     .option('--type <type>', 'only this job type')
     .addOption(new Option('--status <status>', 'only jobs in this state').choices([...listableStatuses, 'dead-lettered']))
     .option('--limit <n>', 'at most this many', '50')

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Client } from '@temporalio/client';
 import { msToNumber } from '../shared/sdk-internals';
 import { Runtime } from '@temporalio/worker';
@@ -39,6 +40,9 @@ export function startQueueSampler(
 
   const sample = async () => {
     const controller = (current = new AbortController());
+    // A sample makes one call per task queue and one per DLQ shard (16 per job type), all under
+    // this signal: more listeners than Node's default of 10 is expected, not a leak.
+    setMaxListeners(0, controller.signal);
     try {
       const [queues, counts] = await client.withAbortSignal(controller.signal, () =>
         Promise.all([Promise.all(taskQueues.map(async (q) => ({ q, sides: await taskQueueBacklog(client, q) }))), dlq.counts()]),

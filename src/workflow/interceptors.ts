@@ -104,13 +104,14 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
 
 /**
  * When the job was first enqueued, as far as the run knows: what a redrive carried in the memo, or
- * the run's own start when it is the job's first run. A continued run leaves it to the hand-off.
+ * the time of the start event when this is the job's first run (not the run's first workflow task,
+ * which a backlog delays). A continued run leaves it to the hand-off, which reads the first run.
  */
 function jobCreatedAt(): string | undefined {
   const info = workflowInfo();
   const carried = createdAtFromMemo(info.memo);
   if (carried) return carried.toISOString();
-  return info.continuedFromExecutionRunId === undefined ? info.runStartTime.toISOString() : undefined;
+  return info.continuedFromExecutionRunId === undefined ? info.startTime.toISOString() : undefined;
 }
 
 /** The job's own error: the first application or timeout failure under the activity wrapper. */

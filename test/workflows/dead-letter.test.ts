@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
+import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { JobClient } from '../../src/client/job-client';
@@ -10,7 +11,8 @@ import { redriveUpdate } from '../../src/workflow/dead-letter';
 import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { deadLetterEntries, waitFor } from '../helpers/dlq';
-import { createTestWorker, type TestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { createTestWorker, repoRoot, type TestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
+import { runCommand } from '../helpers/processes';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 import { catalog } from '../../src/jobs/catalog';
@@ -72,6 +74,23 @@ describe('dead-letter queue (real dev server)', function () {
       assert.match(entry!.fingerprint, /^[0-9a-f]{12}$/);
       assert.ok(entry!.firstFailedAt && entry!.lastFailedAt);
       assert.equal((await jobs.get(id)).status, 'failed', "the job's own workflow still ends Failed");
+    });
+  });
+
+  it('keeps in the entry when the job was enqueued, not when a backlogged worker first ran it; jobctl list --status dead-lettered shows it', async () => {
+    const { jobs, worker, taskQueue } = await setUp();
+    // Enqueued while no worker runs: the job's first workflow task waits 3 s in the backlog.
+    const { id, handle } = await jobs.enqueue('send-email', payload('late@example.com'), { id: uniqueId('dlq-backlog') });
+    await new Promise((r) => setTimeout(r, 3000));
+    await worker.runUntil(async () => {
+      await assert.rejects(handle.result());
+      const [entry] = (await deadLetterEntries(env.client, taskQueue, 'send-email')).filter((e) => e.id === id);
+      const record = await jobs.get(id);
+      assert.equal(entry?.createdAt, record.createdAt, 'the entry and the job record agree');
+      const listed = await runCommand(process.execPath, [path.join(repoRoot, 'bin/jobctl.js'), 'list', '--status', 'dead-lettered', '--json'], { ...process.env, TEMPORAL_ADDRESS: env.address, TEMPORAL_TASK_QUEUE: taskQueue });
+      assert.equal(listed.code, 0, listed.stderr);
+      const row = (JSON.parse(listed.stdout) as { id: string; createdAt?: string }[]).find((r) => r.id === id);
+      assert.equal(row?.createdAt, record.createdAt);
     });
   });
 
