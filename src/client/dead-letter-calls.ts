@@ -4,6 +4,7 @@
 // reaches the new one.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isGrpcServiceError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { ErrorType, JobsError, describe } from '../shared/errors';
 
 /** gRPC status codes that a hand-over (or a busy server) produces and a retry outlives. */
 const GRPC = { NOT_FOUND: 5, RESOURCE_EXHAUSTED: 8, ABORTED: 10, UNAVAILABLE: 14, DEADLINE_EXCEEDED: 4 } as const;
@@ -25,13 +26,24 @@ export function isHandOver(err: unknown): boolean {
   return code === GRPC.RESOURCE_EXHAUSTED || code === GRPC.ABORTED || code === GRPC.UNAVAILABLE || code === GRPC.DEADLINE_EXCEEDED;
 }
 
-/** Runs `call` against the DLQ workflow `workflowId`, retrying what a hand-over answers. */
+/** A DLQ workflow kept refusing or not answering a call (its hand-over, or workers too busy to answer): retryable. */
+export class DeadLetterBusyError extends JobsError {
+  constructor(workflowId: string, cause: unknown) {
+    super(ErrorType.DlqBusy, `the DLQ workflow ${workflowId} did not answer (handing over to its next run, or its workers are busy or down); try again: ${describe(cause)}`, { cause });
+  }
+}
+
+/**
+ * Runs `call` against the DLQ workflow `workflowId`, retrying what a hand-over (or an overloaded
+ * worker) answers; when that lasts, throws {@link DeadLetterBusyError}.
+ */
 export async function callDeadLetterWorkflow<T>(client: Client, workflowId: string, call: (handle: WorkflowHandle) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await call(client.workflow.getHandle(workflowId));
     } catch (err) {
-      if (attempt >= attempts || !isHandOver(err)) throw err;
+      if (!isHandOver(err)) throw err;
+      if (attempt >= attempts) throw new DeadLetterBusyError(workflowId, err);
       await sleep(Math.min(2000, 100 * 2 ** (attempt - 1)));
     }
   }

@@ -9,7 +9,7 @@ import { ErrorType, JobsError, describe } from '../shared/errors';
 import { discardUpdate, redriveUpdate, type RedriveResult } from '../workflow/dead-letter';
 import { compareEntries, type DeadLetterEntry, type DeadLetterFilter, type DeadLetterGroup, type DeadLetterStatus } from '../workflow/dead-letter-entries';
 import { validateRedrivePayload } from '../catalog/validate';
-import { callDeadLetterWorkflow, isHandOver } from './dead-letter-calls';
+import { callDeadLetterWorkflow, DeadLetterBusyError } from './dead-letter-calls';
 import { decodeCursor, encodeCursor, readCounts, readEntries, readGroups, type LocatedEntry } from './dead-letter-reads';
 import { bulkDiscard, bulkRedrive, type BulkOptions, type DeadLetterSelection, type DiscardOutcome, type RedriveOutcome } from './dead-letter-bulk';
 
@@ -208,7 +208,7 @@ export class DeadLetterQueue {
     } catch (err) {
       const cause = err instanceof WorkflowUpdateFailedError ? err.cause : err;
       if (cause instanceof ApplicationFailure) throw new DeadLetterError((cause.type as typeof ErrorType.DlqInvalidState) ?? ErrorType.DlqInvalidState, cause.message, { cause });
-      if (isHandOver(err)) throw new DeadLetterError(ErrorType.DlqBusy, `the DLQ workflow ${workflowId} is busy handing over to its next run; try again (${describe(err)})`, { cause: err });
+      if (err instanceof DeadLetterBusyError) throw new DeadLetterError(ErrorType.DlqBusy, err.detail, { cause: err });
       throw new DeadLetterError(ErrorType.DlqInvalidState, describe(err), { cause: err });
     }
   }
