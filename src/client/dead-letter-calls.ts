@@ -18,10 +18,15 @@ export function isMissingWorkflow(err: unknown): boolean {
   return isGrpcServiceError(err) && err.code === GRPC.NOT_FOUND && !/already completed/i.test(err.details ?? err.message);
 }
 
-/** Whether `err` is what a DLQ's hand-over to its next run (or a passing overload) answers. */
+/**
+ * Whether `err` is what a DLQ's hand-over to its next run (or a passing overload) answers. An
+ * update whose workflow task failed (`FAILED_PRECONDITION: … unexpected workflow task failure`,
+ * as when the task that would continue as new is refused for new signals) was not applied: the
+ * retry, with the same update ID, is safe.
+ */
 export function isHandOver(err: unknown): boolean {
   const message = err instanceof Error ? `${err.message} ${(err.cause as Error | undefined)?.message ?? ''}` : String(err);
-  if (/already completed|workflow is closing|continued as new|update was aborted|Task not found/i.test(message)) return true;
+  if (/already completed|workflow is closing|continued as new|update was aborted|Task not found|unexpected workflow task failure/i.test(message)) return true;
   const code = isGrpcServiceError(err) ? err.code : isGrpcServiceError((err as { cause?: unknown })?.cause) ? ((err as { cause: { code: number } }).cause.code) : undefined;
   return code === GRPC.RESOURCE_EXHAUSTED || code === GRPC.ABORTED || code === GRPC.UNAVAILABLE || code === GRPC.DEADLINE_EXCEEDED;
 }
