@@ -141,7 +141,12 @@ export class DeadLetterQueue {
    */
   async redriveMany(entries: DeadLetterEntry[], options: RedriveOptions & Omit<BulkOptions, 'reason'> = {}): Promise<RedriveOutcome[]> {
     const outcomes: RedriveOutcome[] = [];
-    for await (const o of bulkRedrive(this.bulkTarget(), entries.map((e) => ({ entry: e, workflowId: this.shardOf(e) })), options)) outcomes.push(o);
+    // Each entry is found where it lives (its shard, or the unsharded DLQ of 0.2), as `redrive` finds it.
+    const locate = (e: DeadLetterEntry) => this.locate(e.id, e.type);
+    async function* located() {
+      for (const e of entries) yield await locate(e);
+    }
+    for await (const o of bulkRedrive(this.bulkTarget(), located, options)) outcomes.push(o);
     return outcomes;
   }
 
@@ -182,17 +187,13 @@ export class DeadLetterQueue {
     yield* readEntries(this.client, workflowIds, filter, { after, chunk });
   }
 
-  /** The newest entry of a job across the DLQs (its shard, and the unsharded DLQ of older releases). */
-  private async locate(id: string): Promise<LocatedEntry> {
-    const workflowIds = (await this.types()).flatMap((t) => [deadLetterWorkflowId(this.taskQueue, t), deadLetterShardWorkflowId(this.taskQueue, t, deadLetterShardOf(id))]);
+  /** The newest entry of a job across the DLQs of `type` (or every type): its shard, and the unsharded DLQ of older releases. */
+  private async locate(id: string, type?: string): Promise<LocatedEntry> {
+    const workflowIds = (await this.types(type)).flatMap((t) => [deadLetterWorkflowId(this.taskQueue, t), deadLetterShardWorkflowId(this.taskQueue, t, deadLetterShardOf(id))]);
     let found: LocatedEntry | undefined;
     for await (const located of readEntries(this.client, workflowIds, { id, status: 'all' }, { chunk: 1 })) if (!found || compareEntries(found.entry, located.entry) < 0) found = located;
     if (!found) throw new DeadLetterError(ErrorType.DlqEntryNotFound, `no dead-letter entry for job "${id}"`);
     return found;
-  }
-
-  private shardOf(entry: DeadLetterEntry): string {
-    return deadLetterShardWorkflowId(this.taskQueue, entry.type, deadLetterShardOf(entry.id));
   }
 
   /** Sends the redrive update; the patch has been validated. */
