@@ -9,6 +9,6 @@ export interface ActivityDeps {
   db: Db;
   /** Directory `generate-report` writes to. */
   reportsDir: string;
-  /** Where `sync-data` pulls pages from. @defaultValue unset: sync-data attempts fail with jobs:missing-config */
+  /** Where `sync-data` pulls pages from. @defaultValue unset: sync-data steps fail with jobs:missing-config, and their jobs wait for a worker that has it */
   syncSourceUrl?: string;
 }

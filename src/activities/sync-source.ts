@@ -152,7 +152,7 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
       const committed = await recordedResult<Omit<SyncPageResult, 'replayed'>>(deps.db, key);
       if (committed) return { ...committed, replayed: true };
       const baseUrl = deps.syncSourceUrl;
-      if (!baseUrl) throw retryable(SyncDataErrorType.MissingConfig, 'SYNC_SOURCE_URL is not set; set it and the job resumes at its next attempt');
+      if (!baseUrl) throw retryable(SyncDataErrorType.MissingConfig, 'SYNC_SOURCE_URL is not set on this worker; set it and restart the worker: the job waits for it, consuming no attempt');
       // Heartbeats while it waits on the source, so a cancellation aborts the request (or rolls back the page).
       return whileHeartbeating(async (signal) => {
         const page = await fetchPage(baseUrl, input, signal);

@@ -62,6 +62,8 @@ export interface JobRecord {
   compensation?: JobState['compensation'];
   /** Runs so far, counting continue-as-new hand-overs. */
   run?: number;
+  /** Set while the job waits for a setting its step needs (`jobs:missing-config`), which costs it no attempt; `status` is then `retrying`. */
+  configWait?: { since: string; nextCheckAt: string; checks: number };
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -110,7 +112,8 @@ function maxAttemptsOf(description: WorkflowExecutionDescription, state: JobStat
 export function toJobRecord({ description, tail, payload, createdAt, state, now, catalog }: JobRecordSources): JobRecord {
   const pending = description.raw.pendingActivities?.at(-1) ?? undefined;
   const closeTime = description.closeTime?.toISOString();
-  const status = statusOf(description, pending, now);
+  const waiting = pending ? undefined : state?.configWait;
+  const status = waiting && description.status.name === 'RUNNING' ? 'retrying' : statusOf(description, pending, now);
   const record: JobRecord = {
     id: description.workflowId,
     type: jobTypeOf(description, catalog),
@@ -122,7 +125,7 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
   };
   if (status === 'completed') record.processedAt = closeTime;
   if (status === 'failed' || status === 'timed-out' || status === 'terminated') record.failedAt = closeTime;
-  const error = pending?.lastFailure ? toJobError(pending.lastFailure) : (closingError(tail) ?? (status === 'cancelled' ? state?.cancelRequested?.error : undefined));
+  const error = pending?.lastFailure ? toJobError(pending.lastFailure) : (closingError(tail) ?? (status === 'cancelled' ? state?.cancelRequested?.error : waiting?.error));
   if (error && status !== 'completed') record.error = error;
   if (state) {
     record.step = state.step;
@@ -131,6 +134,7 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
     if (state.compensation) record.compensation = state.compensation;
     if (state.run !== undefined) record.run = state.run;
   }
+  if (waiting && status === 'retrying') record.configWait = { since: waiting.since, nextCheckAt: waiting.nextCheckAt, checks: waiting.checks };
   return record;
 }
 

@@ -29,7 +29,7 @@ const fields = {
   emailFrom: { env: 'EMAIL_FROM', schema: z.string().min(1).default('durable-jobs <jobs@localhost>') },
   /** Directory `generate-report` writes its files to. @defaultValue '<DATA_DIR>/reports' */
   reportsDir: { env: 'REPORTS_DIR', schema: z.string().min(1).optional() },
-  /** HTTP JSON source that `sync-data` pulls pages from. @defaultValue unset (a worker asked for sync-data by name refuses to start; otherwise a warning at start, and sync-data attempts fail with the retryable jobs:missing-config) */
+  /** HTTP JSON source that `sync-data` pulls pages from. @defaultValue unset (a worker asked for sync-data by name refuses to start; otherwise a warning at start, and sync-data jobs wait on jobs:missing-config, consuming no attempt, until a worker that has it runs them) */
   syncSourceUrl: { env: 'SYNC_SOURCE_URL', schema: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional() },
 } as const satisfies Record<string, SettingField>;
 

@@ -14,8 +14,8 @@ export const SyncDataErrorType = {
   SyncUnavailable: 'jobs:sync-unavailable',
   /** The sync source answered with data that fails its schema: never retried. */
   SyncInvalidData: 'jobs:sync-invalid-data',
-  /** A job needs a setting that is missing (e.g. SYNC_SOURCE_URL): retried, so fixing the config resumes the job. */
-  MissingConfig: 'jobs:missing-config',
+  /** SYNC_SOURCE_URL is missing or malformed on the worker: the job waits for it, consuming no attempt (the library's {@link ErrorType.MissingConfig}). */
+  MissingConfig: ErrorType.MissingConfig,
 } as const;
 
 /** Pages per run when the payload gives no `pagesPerRun`. */

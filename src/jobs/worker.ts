@@ -39,16 +39,16 @@ export const worker = defineWorker({
 
 /**
  * A worker asked by name to serve `sync-data` (`--types` / `WORKER_JOB_TYPES`) without
- * SYNC_SOURCE_URL would only burn its jobs' attempts on `jobs:missing-config`: refused. One that
- * serves it because it serves every type (`npm start`) or shares its queue warns instead, so a
- * deployment that runs no sync-data jobs needs no source.
+ * SYNC_SOURCE_URL could run none of its jobs: refused. One that serves it because it serves every
+ * type (`npm start`) or shares its queue warns instead, so a deployment that runs no sync-data jobs
+ * needs no source; a sync-data job it picks up waits on `jobs:missing-config`, consuming no attempt.
  */
 export function checkBuiltInSettings(settings: BuiltInSettings, context: SettingsContext): void {
   if (settings.syncSourceUrl !== undefined || !context.types.includes('sync-data')) return;
   if (context.chosen?.includes('sync-data')) {
     throw new ConfigError([{ path: 'SYNC_SOURCE_URL', message: 'is not set, and this worker serves sync-data (--types / WORKER_JOB_TYPES): set it to the source sync-data pulls from, or serve other types' }]);
   }
-  context.logger.warn('sync-data:no-source — SYNC_SOURCE_URL is not set: sync-data jobs this worker runs fail with jobs:missing-config until it is set', { setting: 'SYNC_SOURCE_URL' });
+  context.logger.warn('sync-data:no-source — SYNC_SOURCE_URL is not set: sync-data jobs wait (jobs:missing-config, consuming no attempt) until a worker that has it runs them', { setting: 'SYNC_SOURCE_URL' });
 }
 
 function bannerLines(config: Config, settings: BuiltInSettings): string[] {

@@ -39,6 +39,12 @@ export const ErrorType = {
   DatabaseRejected: 'jobs:database-rejected',
   /** A directory an activity writes to has no space left (ENOSPC, EDQUOT): retried on the step's schedule; free space, and the jobs complete. */
   DiskFull: 'jobs:disk-full',
+  /**
+   * A setting the step needs is missing on the worker that ran it (e.g. SYNC_SOURCE_URL). It costs
+   * no attempt: the job waits and tries the step again on a slow schedule (10 s, 30 s, 1 min, 5 min,
+   * then every 15 min) for up to 7 days, so setting it and restarting the worker resumes the job.
+   */
+  MissingConfig: 'jobs:missing-config',
   /** The worker stopped (its shutdown grace time ran out) before the attempt finished: retried, on another worker. */
   WorkerShutdown: 'jobs:worker-shutdown',
   /** A job ID is in use by a job with a different payload. */

@@ -1,21 +1,40 @@
 import { proxyActivities, proxyLocalActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
-import type { LocalActivityOptions } from '@temporalio/common';
+import type { ActivityOptions, LocalActivityOptions, RetryPolicy } from '@temporalio/common';
 import { presetOf, presetOptions, type JobDefinition } from '../catalog/define-job';
+import { ErrorType } from '../shared/errors';
+import { waitingForConfig } from './config-wait';
 
-/** The local-activity options of a job's named preset: the same retry policy and timeouts, no heartbeat. */
+/** A preset's retry policy, with `jobs:missing-config` failing the attempt at once: the job waits for the setting instead (src/workflow/config-wait.ts). */
+function withConfigWait(retry: RetryPolicy | undefined): RetryPolicy {
+  const nonRetryable = retry?.nonRetryableErrorTypes ?? [];
+  return { ...retry, nonRetryableErrorTypes: nonRetryable.includes(ErrorType.MissingConfig) ? nonRetryable : [...nonRetryable, ErrorType.MissingConfig] };
+}
+
+/**
+ * The local-activity options of a job's named preset: the same retry policy and timeouts, no
+ * heartbeat. Every retry waits out its delay in a workflow timer (`localRetryThreshold: 0`), not
+ * inside the worker, so each failed attempt leaves its marker in the history: the job record counts
+ * a local activity's attempts from them (Temporal keeps no pending record of one), including a job
+ * cancelled while it waits to retry.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any payload; the preset name is checked against the definition's
 export function localActivityOptions<P extends string>(definition: JobDefinition<any, string, P>, preset: NoInfer<P> = definition.mainPreset): LocalActivityOptions {
   const { startToCloseTimeout, scheduleToCloseTimeout, retry, cancellationType } = presetOptions(presetOf(definition, preset));
-  return { startToCloseTimeout, scheduleToCloseTimeout, retry, cancellationType };
+  return { startToCloseTimeout, scheduleToCloseTimeout, retry, cancellationType, localRetryThreshold: 0 };
 }
 
 /**
  * The activities a job's workflow calls under its named preset: local when the definition declares
- * `activity: 'local'`, regular otherwise. Workflow code, so it must be called at module load or in
- * the workflow, like `proxyActivities` itself.
+ * `activity: 'local'`, regular otherwise. A step that fails on a missing setting
+ * (`jobs:missing-config`) costs no attempt: the job waits for it (src/workflow/config-wait.ts).
+ * Workflow code, so it must be called at module load or in the workflow, like `proxyActivities`.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any payload; the preset name is checked against the definition's (a typo is a compile error)
 export function jobActivities<A extends object, P extends string = string>(definition: JobDefinition<any, string, P>, preset: NoInfer<P> = definition.mainPreset): ActivityInterfaceFor<A> {
-  if (definition.activity === 'local') return proxyLocalActivities<A>(localActivityOptions(definition, preset));
-  return proxyActivities<A>(presetOptions(presetOf(definition, preset)));
+  if (definition.activity === 'local') {
+    const options = localActivityOptions(definition, preset);
+    return waitingForConfig(proxyLocalActivities<A>({ ...options, retry: withConfigWait(options.retry) }));
+  }
+  const options: ActivityOptions = presetOptions(presetOf(definition, preset));
+  return waitingForConfig(proxyActivities<A>({ ...options, retry: withConfigWait(options.retry) }));
 }

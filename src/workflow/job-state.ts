@@ -32,6 +32,20 @@ export interface JobState {
   run?: number;
   /** What the job had done when it was asked to stop, as `JobClient.cancel` saw it; see {@link cancelRequestedSignal}. */
   cancelRequested?: CancelRequestedInput;
+  /** Set while the job waits for a setting its step needs (see src/workflow/config-wait.ts). */
+  configWait?: ConfigWait;
+}
+
+/** The job's wait for a setting, as its state reports it: `jobctl status` shows it. */
+export interface ConfigWait {
+  /** Why the step cannot run: the `jobs:missing-config` error of its last check. */
+  error: { type: string; message: string };
+  /** When the wait began (ISO 8601). */
+  since: string;
+  /** When the step is tried again (ISO 8601). */
+  nextCheckAt: string;
+  /** Checks that found the setting missing so far. */
+  checks: number;
 }
 
 /**

@@ -15,16 +15,16 @@
  * On failure or cancellation the saga deletes the temporary files; a cancelled attempt also deletes
  * its own before it acknowledges, so no partial file outlives the job.
  */
-import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ReportHeartbeat } from '../activities/reports';
-import { activityOptions } from '../workflow';
+import { jobActivities } from '../workflow';
 import { generateReportJob, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
 import { trackJob } from '../workflow';
 import { Saga } from '../workflow';
 
-const { aggregateReportPages } = proxyActivities<Activities>(activityOptions(generateReportJob, 'report'));
-const { discardReportFiles } = proxyActivities<Activities>(activityOptions(generateReportJob, 'cleanup'));
+const { aggregateReportPages } = jobActivities<Activities>(generateReportJob, 'report');
+const { discardReportFiles } = jobActivities<Activities>(generateReportJob, 'cleanup');
 
 /** Runs one `generate-report` job. The workflow ID is the job ID. */
 export async function generateReportWorkflow(payload: GenerateReportPayload): Promise<GenerateReportResult> {

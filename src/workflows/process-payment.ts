@@ -1,13 +1,13 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { PaymentStepInput } from '../activities/payments';
-import { activityOptions } from '../workflow';
+import { jobActivities } from '../workflow';
 import { processPaymentJob, type ProcessPaymentPayload, type ProcessPaymentResult } from '../jobs/process-payment';
 import { trackJob, type JobState } from '../workflow';
 import { Saga } from '../workflow';
 
-const { reserveFunds, capturePayment, releaseHold } = proxyActivities<Activities>(activityOptions(processPaymentJob, 'step'));
-const { reverseCapture, cancelHold } = proxyActivities<Activities>(activityOptions(processPaymentJob, 'compensate'));
+const { reserveFunds, capturePayment, releaseHold } = jobActivities<Activities>(processPaymentJob, 'step');
+const { reverseCapture, cancelHold } = jobActivities<Activities>(processPaymentJob, 'compensate');
 
 /**
  * Runs one `process-payment` job: reserve, capture, release. When a step fails for good (or the

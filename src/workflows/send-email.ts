@@ -1,10 +1,10 @@
-import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { activityOptions } from '../workflow';
+import { jobActivities } from '../workflow';
 import { sendEmailJob, type SendEmailPayload, type SendEmailResult } from '../jobs/send-email';
 import { trackJob } from '../workflow';
 
-const { sendEmail } = proxyActivities<Activities>(activityOptions(sendEmailJob, 'send'));
+const { sendEmail } = jobActivities<Activities>(sendEmailJob, 'send');
 
 /** Runs one `send-email` job. The workflow ID is the job ID; its log events come from the job interceptor. */
 export async function sendEmailWorkflow(payload: SendEmailPayload): Promise<SendEmailResult> {

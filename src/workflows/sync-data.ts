@@ -4,16 +4,15 @@ import {
   defineSignal,
   log,
   makeContinueAsNewFunc,
-  proxyActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { activityOptions } from '../workflow';
+import { jobActivities } from '../workflow';
 import { defaultPagesPerRun, isSyncPageSize, syncDataJob, type SyncDataPayload, type SyncDataResult, type SyncFinish } from '../jobs/sync-data';
 import { trackJob } from '../workflow';
 
-const { syncPage } = proxyActivities<Activities>(activityOptions(syncDataJob, 'page'));
+const { syncPage } = jobActivities<Activities>(syncDataJob, 'page');
 
 /** Input of {@link requestStopSignal}. */
 export interface RequestStopInput {

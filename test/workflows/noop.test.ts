@@ -25,13 +25,13 @@ describe('noop job, a local activity (time-skipping)', function () {
     await stopJobsTestEnv({ env, testDb });
   });
 
-  /** The real activities, recording when each noop attempt starts (wall clock: local retries wait in the worker). */
+  /** The real activities, recording when each noop attempt starts, in test time: a local retry waits in a workflow timer. */
   function recordingActivities(taskQueue: string, startedAt: number[]) {
     const real = createActivities(testActivityDeps(testDb.db, { reportsDir: os.tmpdir() }));
     return {
       ...real,
       runNoop: async (input: Parameters<typeof real.runNoop>[0]) => {
-        startedAt.push(Date.now());
+        startedAt.push(await env.currentTimeMs());
         return real.runNoop(input);
       },
     };
@@ -70,6 +70,27 @@ describe('noop job, a local activity (time-skipping)', function () {
     assert.ok(startedAt[1]! - startedAt[0]! >= 1000 - 50, `first wait ${startedAt[1]! - startedAt[0]!} ms`);
     assert.ok(startedAt[2]! - startedAt[1]! >= 5000 - 50, `second wait ${startedAt[2]! - startedAt[1]!} ms`);
     assert.equal((await jobs.get(id)).attempts, 3, 'the job record counts attempts from the local activity marker');
+  });
+
+  it('reports the attempts it made when it is cancelled while it waits to retry, though Temporal records none of a local activity', async () => {
+    const taskQueue = uniqueId('tq');
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
+    const startedAt: number[] = [];
+    const worker = await createTestWorker(env, bundle, { taskQueue, activities: recordingActivities(taskQueue, startedAt) });
+    const { id, handle } = await jobs.enqueue('noop', { failAttempts: 3 }, { id: uniqueId('noop-cancel') });
+    await worker.runUntil(async () => {
+      // The schedule is 1s, 5s, 30s: after the second failure the job waits 5s (of real time: nothing awaits its result).
+      for (const deadline = Date.now() + 30_000; !(startedAt.length === 2 && (await jobs.get(id)).attempts === 2); ) {
+        if (Date.now() > deadline) throw new Error(`the second attempt never ran (${startedAt.length} attempts)`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await jobs.cancel(id);
+      await handle.result().catch(() => undefined);
+    });
+    const record = await jobs.get(id);
+    assert.equal(record.status, 'cancelled');
+    assert.equal(startedAt.length, 2);
+    assert.equal(record.attempts, 2, 'the attempts it made, not 0');
   });
 
   it('rejects an invalid payload before anything is enqueued', async () => {
