@@ -3,6 +3,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, ScheduleExistsError, UnknownJobTypeError, describe } from '../shared/errors';
 import { addCodecCommands } from './cli-codec';
+import { addConsoleCommand } from './cli-console';
 import { addDeadLetterCommands } from './cli-dlq';
 import { addDoctorCommand } from './cli-doctor';
 import { addScheduleCommands } from './cli-schedule';
@@ -125,6 +126,7 @@ function buildProgram(): Command {
   addDeadLetterCommands(program);
   addStatsCommand(program);
   addCodecCommands(program);
+  addConsoleCommand(program);
   addScheduleCommands(program);
   addDoctorCommand(program);
 

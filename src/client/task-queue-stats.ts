@@ -10,6 +10,8 @@ export interface QueueBacklog {
   count: number;
   /** Age of the oldest waiting task, in seconds; 0 when nothing waits. */
   ageSeconds: number;
+  /** Workers that polled this side of the queue lately (distinct identities the server reports). */
+  pollers: number;
 }
 
 const { TaskQueueType } = temporal.api.enums.v1;
@@ -34,7 +36,8 @@ export async function taskQueueBacklog(client: Client, taskQueue: string): Promi
       });
       const stats = response.stats;
       const ageMs = optionalTsToMs(stats?.approximateBacklogAge) ?? 0;
-      return { queueType, count: Number(stats?.approximateBacklogCount ?? 0), ageSeconds: ageMs / 1000 };
+      const pollers = new Set((response.pollers ?? []).map((p) => p.identity ?? '')).size;
+      return { queueType, count: Number(stats?.approximateBacklogCount ?? 0), ageSeconds: ageMs / 1000, pollers };
     }),
   );
 }

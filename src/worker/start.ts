@@ -12,6 +12,7 @@ import { installRuntime } from './logger';
 import { stopWhenOrphaned } from './orphan-watch';
 import { loadProjectWorker } from './load-worker';
 import { runWorker } from './run';
+import { startBundledConsole, type BundledConsole } from './start-console';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
     logger.info({ address: devServer.address, ui: devServer.uiUrl, db: `${config.dataDir}/temporal.db` }, 'dev-server:started');
   }
   process.removeListener('SIGINT', early).removeListener('SIGTERM', early);
+  const consoleServer: BundledConsole | undefined = await startBundledConsole(config, definition.catalog, devServer?.uiUrl, logger);
   // The Temporal runtime turns the first SIGINT/SIGTERM into a drain and then stops listening, so a
   // second one (an impatient Ctrl-C) would kill this process outright and leave the dev server, in
   // its own process group, running. Instead it stops the dev server at once and exits; attempts cut
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
           '',
           `durable-jobs is running against Temporal at ${temporalAddress(config)} (namespace ${config.namespace}, task queue ${config.taskQueue}).`,
           `  Web UI:     ${ui}${codecServer ? ` (payloads decrypted through ${codecServer.url})` : ''}`,
+          `  Console:    ${consoleServer ? `${consoleServer.url}${consoleServer.accounts ? '' : ' (loopback, no accounts: you are the operator "local")'}` : 'off (CONSOLE=false)'}`,
           ...(definition.banner?.(config) ?? []).map((line) => line.replace('npx jobctl', jobctl)),
           `  Status:     ${jobctl} status <job-id>`,
           `  Failed jobs: ${jobctl} dlq list`,
@@ -86,6 +89,7 @@ async function main(): Promise<void> {
       );
     } });
   } finally {
+    await consoleServer?.close();
     await codecServer?.close();
     if (devServer) {
       await devServer.stop();

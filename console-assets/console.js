@@ -1,0 +1,45 @@
+// The console's one script (served from its own origin; the CSP allows no inline script): draws
+// the overview's charts with uPlot from their JSON route, asks before a form marked data-confirm
+// is sent, and redraws the charts when htmx refreshes a region.
+(function () {
+  'use strict';
+
+  function drawChart(el) {
+    if (typeof uPlot === 'undefined' || el.dataset.drawn === '1') return;
+    el.dataset.drawn = '1';
+    fetch(el.dataset.src, { credentials: 'same-origin' })
+      .then(function (r) { return r.json(); })
+      .then(function (d) {
+        var width = Math.max(280, el.clientWidth || 480);
+        var options;
+        var data;
+        if (el.dataset.chart === 'failure-rate') {
+          var rate = d.failed.map(function (f, i) { var all = f + d.completed[i]; return all === 0 ? null : (100 * f) / all; });
+          options = { width: width, height: 200, series: [{}, { label: 'failure rate %', stroke: '#b3261e', width: 2 }], axes: [{}, { label: '%' }], scales: { y: { range: [0, 100] } } };
+          data = [d.at, rate];
+        } else {
+          options = { width: width, height: 200, series: [{}, { label: 'completed', stroke: '#1b6e3a', width: 2 }, { label: 'failed', stroke: '#b3261e', width: 2 }], axes: [{}, { label: 'jobs / 5 min' }] };
+          data = [d.at, d.completed, d.failed];
+        }
+        el.textContent = '';
+        new uPlot(options, data, el);
+      })
+      .catch(function () { el.textContent = 'The chart could not be loaded.'; });
+  }
+
+  function drawCharts() {
+    document.querySelectorAll('[data-chart]').forEach(drawChart);
+  }
+
+  document.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (form instanceof HTMLFormElement && form.dataset.confirm && !window.confirm(form.dataset.confirm)) event.preventDefault();
+  });
+  document.addEventListener('DOMContentLoaded', drawCharts);
+  document.addEventListener('htmx:afterSwap', drawCharts);
+  // Charts refresh with the page's data every 30 s.
+  setInterval(function () {
+    document.querySelectorAll('[data-chart]').forEach(function (el) { el.dataset.drawn = ''; });
+    drawCharts();
+  }, 30000);
+})();

@@ -1,0 +1,45 @@
+// The console's HTTP application: security headers, sign-in, the pages and their actions.
+import { Hono } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
+import { describe, JobsError } from '../shared/errors';
+import { assetRoutes } from './assets';
+import { authenticate } from './auth';
+import type { ConsoleDeps, ConsoleEnv } from './context';
+import { loginRoutes } from './login';
+import { overviewRoutes } from './overview';
+import { SessionSigner } from './session';
+
+/** Builds the console's Hono app over its dependencies; {@link startConsole} serves it. */
+export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
+  const app = new Hono<ConsoleEnv>();
+  const signer = new SessionSigner(deps.config.sessionSecret);
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'none'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+      },
+      referrerPolicy: 'same-origin',
+    }),
+  );
+  app.use(async (c, next) => {
+    await next();
+    c.header('cache-control', c.res.headers.get('cache-control') ?? 'no-store');
+  });
+  app.route('/', assetRoutes());
+  app.get('/healthz', (c) => c.text('ok'));
+  app.use(authenticate(deps.config, signer));
+  app.route('/', loginRoutes(deps.config, signer));
+  app.route('/', overviewRoutes(deps));
+  app.onError((err, c) => {
+    const status = err instanceof JobsError && /not-found/.test(err.type) ? 404 : err instanceof JobsError ? 400 : 500;
+    return c.text(describe(err), status);
+  });
+  return app;
+}

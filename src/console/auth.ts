@@ -1,0 +1,70 @@
+// Who is asking, and may they: the session from its signed cookie (or, on a loopback console
+// without accounts, the implicit operator `local`), CSRF checks on every state-changing request,
+// and the role each action needs.
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import type { ConsoleConfig } from './console-config';
+import type { ConsoleEnv } from './context';
+import { sameToken, sessionCookie, SessionSigner, type Session } from './session';
+import type { ConsoleRole } from './users';
+
+/** Paths anyone may reach: the sign-in page and the static assets. */
+const publicPaths = [/^\/login$/, /^\/assets\//, /^\/healthz$/];
+
+/** Sets the session cookie. */
+export function writeSession(c: Context, config: ConsoleConfig, signer: SessionSigner, session: Session): void {
+  setCookie(c, sessionCookie, signer.seal(session), { httpOnly: true, sameSite: 'Strict', secure: config.secureCookies, path: '/', maxAge: Math.floor(config.sessionTtlMs / 1000) });
+}
+
+/**
+ * Resolves the request's session; a page without one goes to the sign-in page, any other request
+ * gets 401. A request that changes something must come from this origin and carry the session's
+ * CSRF token (the `X-CSRF-Token` header htmx sends, or a form's `_csrf` field): otherwise 403.
+ */
+export function authenticate(config: ConsoleConfig, signer: SessionSigner): MiddlewareHandler<ConsoleEnv> {
+  return async (c, next) => {
+    if (publicPaths.some((p) => p.test(c.req.path))) return next();
+    let session = signer.open(getCookie(c, sessionCookie));
+    const local = config.accounts.length === 0;
+    if (!session && local) {
+      session = signer.create({ name: 'local', role: 'operator', payloads: true }, config.sessionTtlMs);
+      writeSession(c, config, signer, session);
+    }
+    if (!session) {
+      if (c.req.method === 'GET' && c.req.header('hx-request') === undefined) return c.redirect(`/login?next=${encodeURIComponent(c.req.path)}`);
+      return c.text('sign in first', 401);
+    }
+    c.set('session', session);
+    c.set('signedIn', !local);
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      const refused = await crossSiteRefusal(c, session);
+      if (refused) return c.text(refused, 403);
+    }
+    return next();
+  };
+}
+
+async function crossSiteRefusal(c: Context<ConsoleEnv>, session: Session): Promise<string | undefined> {
+  const origin = c.req.header('origin');
+  if (origin !== undefined && origin !== new URL(c.req.url).origin) return `a request from ${origin} may not change anything here`;
+  const site = c.req.header('sec-fetch-site');
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return 'a cross-site request may not change anything here';
+  let token = c.req.header('x-csrf-token');
+  if (token === undefined) {
+    const type = c.req.header('content-type') ?? '';
+    if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')) {
+      const field = (await c.req.parseBody())._csrf;
+      token = typeof field === 'string' ? field : undefined;
+    }
+  }
+  return sameToken(token, session.csrf) ? undefined : 'the form is stale or forged (CSRF token missing or wrong): reload the page and try again';
+}
+
+/** Refuses a request whose user lacks `role` with 403. */
+export function requireRole(role: ConsoleRole): MiddlewareHandler<ConsoleEnv> {
+  return async (c, next) => {
+    const { user } = c.get('session');
+    if (role === 'operator' && user.role !== 'operator') return c.text(`${user.name} is a viewer: this needs an operator`, 403);
+    return next();
+  };
+}

@@ -1,0 +1,85 @@
+// The console's settings: where it listens, who may sign in, how long a session lasts. Read from
+// explicit options, then the environment, then defaults; validated at start, naming the setting.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { ConfigError, type FieldIssue } from '../shared/errors';
+import { consoleAccountsSchema, type ConsoleAccount } from './users';
+
+/** The console's settings, resolved. */
+export interface ConsoleConfig {
+  /** Interface to listen on. Any but a loopback one needs accounts. @defaultValue '127.0.0.1' (CONSOLE_HOST) */
+  host: string;
+  /** Port to listen on; 0 picks a free one. @defaultValue 7280 (CONSOLE_PORT) */
+  port: number;
+  /** Who may sign in. @defaultValue none (CONSOLE_USERS_FILE): on loopback, everyone who can reach it is the operator `local` */
+  accounts: ConsoleAccount[];
+  /** Signs session cookies; 32 bytes or more. @defaultValue random per start, which signs everyone out at a restart (CONSOLE_SESSION_SECRET) */
+  sessionSecret: Buffer;
+  /** How long a sign-in lasts, in ms. @defaultValue 8 hours (CONSOLE_SESSION_HOURS) */
+  sessionTtlMs: number;
+  /** The Temporal Web UI, for links to a job's history. @defaultValue none (TEMPORAL_UI_URL) */
+  temporalUiUrl?: string;
+  /** Send cookies only over HTTPS (behind a TLS-terminating proxy). @defaultValue false (CONSOLE_SECURE_COOKIES) */
+  secureCookies: boolean;
+}
+
+/** Explicit console settings; each wins over its environment variable. */
+export type ConsoleConfigOverrides = Partial<Omit<ConsoleConfig, 'sessionSecret'>> & { sessionSecret?: string | Buffer };
+
+/** Whether `host` is a loopback interface (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
+const env = process.env;
+
+/** Resolves the console's settings; a bad one throws a ConfigError naming it. */
+export function loadConsoleConfig(overrides: ConsoleConfigOverrides = {}): ConsoleConfig {
+  const issues: FieldIssue[] = [];
+  const field = <T>(name: string, schema: z.ZodType<T>, value: unknown): T | undefined => {
+    if (value === undefined || value === '') return undefined;
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    issues.push(...parsed.error.issues.map((i) => ({ path: [name, ...i.path].join('.'), message: i.message })));
+    return undefined;
+  };
+  const host = overrides.host ?? field('CONSOLE_HOST', z.string().min(1), env.CONSOLE_HOST) ?? '127.0.0.1';
+  const port = overrides.port ?? field('CONSOLE_PORT', z.coerce.number().int().min(0).max(65535), env.CONSOLE_PORT) ?? 7280;
+  const hours = field('CONSOLE_SESSION_HOURS', z.coerce.number().positive().max(24 * 30), env.CONSOLE_SESSION_HOURS);
+  const temporalUiUrl = overrides.temporalUiUrl ?? field('TEMPORAL_UI_URL', z.url({ protocol: /^https?$/ }), env.TEMPORAL_UI_URL);
+  const secureCookies = overrides.secureCookies ?? field('CONSOLE_SECURE_COOKIES', z.enum(['true', 'false']).transform((v) => v === 'true'), env.CONSOLE_SECURE_COOKIES) ?? false;
+  let accounts = overrides.accounts;
+  if (accounts === undefined && env.CONSOLE_USERS_FILE) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(env.CONSOLE_USERS_FILE, 'utf8');
+    } catch (err) {
+      issues.push({ path: 'CONSOLE_USERS_FILE', message: `cannot be read (${(err as Error).message})` });
+    }
+    let json: unknown;
+    try {
+      json = text === undefined ? undefined : JSON.parse(text);
+    } catch {
+      issues.push({ path: 'CONSOLE_USERS_FILE', message: 'is not JSON: it must be an array of { "name", "role", "passwordHash" } accounts' });
+    }
+    if (json !== undefined) accounts = field('CONSOLE_USERS_FILE', consoleAccountsSchema, json);
+  }
+  const secretText = overrides.sessionSecret ?? field('CONSOLE_SESSION_SECRET', z.string().min(32, 'must be at least 32 characters'), env.CONSOLE_SESSION_SECRET);
+  if (!isLoopback(host) && !accounts?.length) {
+    issues.push({ path: 'CONSOLE_USERS_FILE', message: `is not set, and the console would listen on ${host}, beyond this machine: set accounts (docs/operations.md, "The console"), or listen on 127.0.0.1` });
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return {
+    host,
+    port,
+    accounts: accounts ?? [],
+    sessionSecret: secretText === undefined ? randomBytes(32) : Buffer.isBuffer(secretText) ? secretText : Buffer.from(secretText, 'utf8'),
+    sessionTtlMs: overrides.sessionTtlMs ?? (hours ?? 8) * 3600_000,
+    temporalUiUrl,
+    secureCookies,
+  };
+}

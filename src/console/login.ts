@@ -1,0 +1,53 @@
+// Signing in and out. A failed sign-in says only that the name or password is wrong, after the
+// same scrypt work either way.
+import { Hono } from 'hono';
+import { deleteCookie } from 'hono/cookie';
+import { html } from 'hono/html';
+import { writeSession } from './auth';
+import type { ConsoleConfig } from './console-config';
+import type { ConsoleEnv } from './context';
+import { sessionCookie, type SessionSigner } from './session';
+import { userOf, verifyPassword } from './users';
+
+const decoyHash = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+function loginPage(next: string, failed: boolean) {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign in · durable-jobs</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/console.css"></head>
+<body><main id="main" class="login"><h1>Sign in to durable-jobs</h1>
+${failed ? html`<p class="notice error" role="alert">Wrong name or password.</p>` : ''}
+<form method="post" action="/login">
+<input type="hidden" name="next" value="${next}">
+<label for="name">Name</label><input id="name" name="name" autocomplete="username" required>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form></main></body></html>`;
+}
+
+/** Only a path on this console: a `next` that leads elsewhere goes to the overview. */
+function safeNext(next: unknown): string {
+  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/';
+}
+
+/** The sign-in and sign-out routes. */
+export function loginRoutes(config: ConsoleConfig, signer: SessionSigner): Hono<ConsoleEnv> {
+  const app = new Hono<ConsoleEnv>();
+  app.get('/login', (c) => c.html(loginPage(safeNext(c.req.query('next')), false)));
+  app.post('/login', async (c) => {
+    const form = await c.req.parseBody();
+    const next = safeNext(form.next);
+    const name = typeof form.name === 'string' ? form.name : '';
+    const password = typeof form.password === 'string' ? form.password : '';
+    const account = config.accounts.find((a) => a.name === name);
+    const ok = await verifyPassword(password, account?.passwordHash ?? decoyHash);
+    if (!account || !ok) return c.html(loginPage(next, true), 401);
+    writeSession(c, config, signer, signer.create(userOf(account), config.sessionTtlMs));
+    return c.redirect(next, 303);
+  });
+  app.post('/logout', (c) => {
+    deleteCookie(c, sessionCookie, { path: '/' });
+    return c.redirect('/login', 303);
+  });
+  return app;
+}
