@@ -35,6 +35,9 @@ export function loginRoutes(config: ConsoleConfig, signer: SessionSigner): Hono<
   const app = new Hono<ConsoleEnv>();
   app.get('/login', (c) => c.html(loginPage(safeNext(c.req.query('next')), false)));
   app.post('/login', async (c) => {
+    // No session yet, so no CSRF token: a sign-in posted from another site is refused by its origin.
+    const origin = c.req.header('origin');
+    if (origin !== undefined && origin !== new URL(c.req.url).origin) return c.text(`a sign-in from ${origin} is not accepted here`, 403);
     const form = await c.req.parseBody();
     const next = safeNext(form.next);
     const name = typeof form.name === 'string' ? form.name : '';

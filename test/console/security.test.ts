@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import os from 'node:os';
+import { createConsoleApp } from '../../src/console/app';
+import { BulkTasks } from '../../src/console/bulk-tasks';
+import { loadConsoleConfig } from '../../src/console/console-config';
+import { startConsole } from '../../src/console/server';
+import { hashPassword } from '../../src/console/users';
+import { ConfigError } from '../../src/shared/errors';
+import { newPage, startConsoleTestEnv, stopConsoleTestEnv } from '../helpers/console';
+import { uniqueId } from '../helpers/env';
+
+const password = 'correct horse battery staple';
+
+/** Signs in through the form and returns the session cookie and the CSRF token the page carries. */
+async function signIn(base: string, name: string): Promise<{ cookie: string; csrf: string }> {
+  const form = new URLSearchParams({ name, password, next: '/' });
+  const res = await fetch(`${base}/login`, { method: 'POST', body: form, redirect: 'manual', headers: { origin: base } });
+  assert.equal(res.status, 303, `${name} signs in`);
+  const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+  const page = await (await fetch(`${base}/`, { headers: { cookie } })).text();
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1];
+  assert.ok(csrf, 'the page carries a CSRF token');
+  return { cookie, csrf };
+}
+
+describe('console: nobody let in who should not be (real dev server)', function () {
+  this.timeout(180_000);
+  let t: Awaited<ReturnType<typeof startConsoleTestEnv>>;
+  before(async () => {
+    const passwordHash = await hashPassword(password);
+    t = await startConsoleTestEnv({
+      reportsDir: os.tmpdir(),
+      accounts: [
+        { name: 'olga', role: 'operator', passwordHash },
+        { name: 'vic', role: 'viewer', passwordHash },
+      ],
+    });
+  });
+  after(async () => stopConsoleTestEnv(t ?? {}));
+
+  it('refuses to listen beyond loopback without accounts, naming the setting', async () => {
+    assert.throws(() => loadConsoleConfig({ host: '0.0.0.0', accounts: [] }), (err: unknown) => err instanceof ConfigError && /CONSOLE_USERS_FILE/.test(err.message));
+    await assert.rejects(startConsole({ jobs: t.jobs, host: '0.0.0.0', port: 0, accounts: [] }), /CONSOLE_USERS_FILE.*beyond this machine/);
+  });
+
+  it('sends a strict CSP and an HttpOnly, SameSite=Strict session cookie; a wrong password gets nothing', async () => {
+    const base = t.console.url;
+    const login = await fetch(`${base}/login`);
+    const csp = login.headers.get('content-security-policy') ?? '';
+    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "form-action 'self'"]) assert.ok(csp.includes(directive), `CSP has ${directive}: ${csp}`);
+    const wrong = await fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ name: 'olga', password: 'not it at all' }), redirect: 'manual' });
+    assert.equal(wrong.status, 401);
+    assert.equal(wrong.headers.get('set-cookie'), null);
+    const right = await fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ name: 'olga', password }), redirect: 'manual' });
+    const cookie = right.headers.get('set-cookie') ?? '';
+    assert.match(cookie, /HttpOnly/i);
+    assert.match(cookie, /SameSite=Strict/i);
+    assert.equal((await fetch(`${base}/`, { redirect: 'manual' })).status, 302, 'a page without a session goes to the sign-in page');
+    const tampered = cookie.split(';')[0]!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    assert.equal((await fetch(`${base}/`, { redirect: 'manual', headers: { cookie: tampered } })).status, 302, 'a tampered cookie is no session');
+  });
+
+  it('refuses every state-changing route to the unauthenticated (401), a viewer (403), a forged cross-site request and one without the CSRF token (403)', async () => {
+    const base = t.console.url;
+    const app = createConsoleApp({ jobs: t.jobs, config: loadConsoleConfig({ accounts: [] }), tasks: new BulkTasks() });
+    const mutating = [...new Set(app.routes.filter((r) => r.method !== 'GET' && r.method !== 'ALL' && r.path !== '/login').map((r) => `${r.method} ${r.path}`))];
+    assert.ok(mutating.length >= 1, `routes: ${mutating.join(', ')}`);
+    // A real job and entry for the routes' parameters, so that a request let through would act.
+    const { id } = await t.jobs.enqueue('noop', {}, { id: uniqueId('sec'), delay: '1h' });
+    const fill = (p: string) => p.replace(/:[a-zA-Z]+/g, encodeURIComponent(id));
+    const operator = await signIn(base, 'olga');
+    const viewer = await signIn(base, 'vic');
+    const refusals: string[] = [];
+    for (const route of mutating) {
+      const [method, path] = route.split(' ') as [string, string];
+      if (path === '/logout') continue;
+      const url = `${base}${fill(path)}`;
+      const body = (csrf?: string) => new URLSearchParams({ reason: 'security test', rate: '1', ...(csrf ? { _csrf: csrf } : {}) });
+      const cases: [string, RequestInit, number][] = [
+        ['unauthenticated', { method, body: body() }, 401],
+        ['viewer', { method, body: body(viewer.csrf), headers: { cookie: viewer.cookie, origin: base } }, 403],
+        ['no CSRF token', { method, body: body(), headers: { cookie: operator.cookie, origin: base } }, 403],
+        ['wrong CSRF token', { method, body: body('x'.repeat(32)), headers: { cookie: operator.cookie, origin: base } }, 403],
+        ['cross-site', { method, body: body(operator.csrf), headers: { cookie: operator.cookie, origin: 'https://evil.example' } }, 403],
+        ['cross-site (fetch metadata)', { method, body: body(operator.csrf), headers: { cookie: operator.cookie, 'sec-fetch-site': 'cross-site' } }, 403],
+      ];
+      for (const [who, init, expected] of cases) {
+        const res = await fetch(url, { ...init, redirect: 'manual' });
+        if (res.status !== expected) refusals.push(`${route} as ${who}: ${res.status}, expected ${expected}`);
+      }
+    }
+    assert.deepEqual(refusals, []);
+    const record = await t.jobs.get(id);
+    assert.equal(record.status, 'scheduled', 'the job was neither cancelled nor touched');
+    await t.jobs.cancel(id);
+  });
+
+  it('a viewer signs in through the form and sees the overview as a viewer', async () => {
+    const { context, page } = await newPage(t.browser);
+    try {
+      await page.goto(`${t.console.url}/`);
+      await page.getByLabel('Name').fill('vic');
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Overview' }).waitFor();
+      assert.match((await page.locator('header .who').textContent()) ?? '', /vic \(viewer\)/);
+    } finally {
+      await context.close();
+    }
+  });
+});
