@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { runCommand } from './processes';
+import { chromium, errors, type Locator, type Page } from 'playwright-core';
 
 const browserNames = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
 const macChrome = '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome';
@@ -22,6 +21,34 @@ export function chromiumPath(): string {
 /** Where tests keep what a person may want to look at after a run (gitignored), e.g. `web-ui-job.png`. */
 export const artifactsDir = path.resolve(__dirname, '../../test-artifacts');
 
+/** How long a page may take to show what a test waits for: the Web UI renders after its API calls, on a busy machine. */
+const pageTimeoutMs = 30_000;
+
+/**
+ * Opens `url` in headless Chromium (driven by playwright-core; playwright's own browser download
+ * is not used), hands the loaded page to `use`, and closes the browser whatever happens. The page
+ * is 1440×1800, so screenshots show a whole job. Playwright turns background networking off, so
+ * the browser talks only to the page's own (loopback) servers.
+ */
+export async function withPage<T>(url: string, use: (page: Page) => Promise<T>): Promise<T> {
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1800 } });
+    page.setDefaultTimeout(pageTimeoutMs);
+    const response = await page.goto(url);
+    if (!response?.ok()) throw new Error(`GET ${url}: ${response?.status() ?? 'no response'}`);
+    return await use(page);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Saves a PNG of the page's viewport at `file` (under {@link artifactsDir}, for a person to look at). */
+export async function saveScreenshot(page: Page, file: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file });
+}
+
 /** One row of the Temporal Web UI's event history table. */
 export interface HistoryRow {
   eventId: number;
@@ -33,56 +60,48 @@ export interface HistoryRow {
   href: string;
 }
 
-/** The rows of the event history table in a rendered workflow page, by event ID. */
-export function historyRows(dom: string): HistoryRow[] {
+/** The Web UI's event history rows. */
+const eventRows = (page: Page): Locator => page.locator('tr[data-testid="event-summary-row"]');
+
+/** The text a person reads in an element, whitespace collapsed. */
+const shownText = async (locator: Locator): Promise<string> => (await locator.allInnerTexts()).join(' ').replace(/\s+/g, ' ').trim();
+
+/**
+ * The rows of a workflow page's event history table, by event ID, once a row of `lastEventType`
+ * (e.g. `Workflow Execution Completed`) is shown: the history of a closed workflow is then complete.
+ */
+export async function historyRows(page: Page, lastEventType: string): Promise<HistoryRow[]> {
+  await eventRows(page).locator('td.truncate').getByText(lastEventType, { exact: true }).waitFor();
   const rows: HistoryRow[] = [];
-  for (const [, attributes, body] of dom.matchAll(/<tr([^>]*data-testid="event-summary-row"[^>]*)>([\s\S]*?)<\/tr>/g)) {
-    const cells = [...body!.matchAll(/<td([^>]*)>([\s\S]*?)<\/td>/g)];
-    const typeCell = cells.findIndex(([, attrs]) => /class="truncate"/.test(attrs!));
+  for (const row of await eventRows(page).all()) {
+    const typeCell = row.locator('td.truncate');
+    const hasType = (await typeCell.count()) > 0;
     rows.push({
-      eventId: Number(/data-eventid="(\d+)"/.exec(attributes!)?.[1]),
-      eventType: typeCell < 0 ? '' : text(cells[typeCell]![2]!),
-      details: typeCell < 0 ? '' : cells.slice(typeCell + 1).map((c) => text(c[2]!)).join(' '),
-      href: decodeEntities(/href="([^"]*)"/.exec(body!)?.[1] ?? ''),
+      eventId: Number(await row.getAttribute('data-eventid')),
+      eventType: hasType ? await shownText(typeCell) : '',
+      // The cells right of the type cell: the details the table previews.
+      details: hasType ? await shownText(row.locator('td.truncate ~ td')) : '',
+      href: (await row.locator('a').first().getAttribute('href')) ?? '',
     });
   }
   return rows.sort((a, b) => a.eventId - b.eventId);
 }
 
-function text(html: string): string {
-  return decodeEntities(html.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+/** A workflow page's Input panel (its first payload editor), once it has rendered something. */
+export async function inputPanelText(page: Page): Promise<string> {
+  const input = page.locator('[data-testid="input-and-result"] > div').filter({ has: page.getByRole('heading', { name: 'Input', exact: true }) });
+  const editor = input.locator('.cm-content');
+  await editor.filter({ hasText: /\S/ }).waitFor();
+  return shownText(editor);
 }
 
-function decodeEntities(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&');
-}
-
-/** Renders a page in headless Chromium, as {@link renderedDom} does, and saves a PNG screenshot of it. */
-export async function screenshot(url: string, file: string, budgetMs = 15_000): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await withChromium(url, budgetMs, [`--screenshot=${file}`, '--window-size=1440,1800', '--hide-scrollbars']);
-}
-
-/**
- * Loads a page in headless Chromium, lets its scripts run, and returns the rendered DOM. Background
- * networking is off, so the browser talks only to the page's own (loopback) server.
- */
-export async function renderedDom(url: string, budgetMs = 15_000): Promise<string> {
-  return withChromium(url, budgetMs, ['--dump-dom']);
-}
-
-async function withChromium(url: string, budgetMs: number, output: string[]): Promise<string> {
-  const profile = await mkdtemp(path.join(os.tmpdir(), 'chromium-'));
+/** Whether the page shows `text` (in an element's text, not an attribute) within the page timeout. */
+export async function shows(page: Page, text: string): Promise<boolean> {
   try {
-    const flags = [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--user-data-dir=${profile}`, `--virtual-time-budget=${budgetMs}`, ...output, url,
-    ];
-    const ran = await runCommand(chromiumPath(), flags);
-    if (ran.code !== 0) throw new Error(`chromium exited ${ran.code}: ${ran.stderr.slice(-500)}`);
-    return ran.stdout;
-  } finally {
-    await rm(profile, { recursive: true, force: true });
+    await page.getByText(text).first().waitFor();
+    return true;
+  } catch (err) {
+    if (err instanceof errors.TimeoutError) return false;
+    throw err;
   }
 }

@@ -6,7 +6,7 @@ import { outboxFileFor } from '../../src/activities/email';
 import { provisionTemporalCli } from '../../src/provision/temporal-cli';
 import { loadConfig } from '../../src/shared/config';
 import { repoRoot, uniqueId } from '../helpers/env';
-import { artifactsDir, historyRows, renderedDom, screenshot } from '../helpers/browser';
+import { artifactsDir, historyRows, saveScreenshot, shows, withPage } from '../helpers/browser';
 import { isListening as listening } from '../../src/shared/net';
 import { freePort, runCommand, runCommandWithInput, startProcess, type Started } from '../helpers/processes';
 import { until } from '../helpers/worker-process';
@@ -87,7 +87,11 @@ describe('npm start against a real Temporal dev server', function () {
 
     // The job's own event history, row by row: not text a menu or an error page could also hold.
     const pageUrl = `http://127.0.0.1:${uiPort}/namespaces/default/workflows/${encodeURIComponent(id)}`;
-    const history = historyRows(await renderedDom(pageUrl));
+    const history = await withPage(pageUrl, async (page) => {
+      const rows = await historyRows(page, 'Workflow Execution Completed');
+      await saveScreenshot(page, webUiScreenshot);
+      return rows;
+    });
     const runId = rows[0]!.execution.runId;
     assert.ok(history.length >= 5, `the Web UI shows the job's event history (rows: ${JSON.stringify(history)})`);
     for (const row of history) assert.equal(row.href, `/namespaces/default/workflows/${encodeURIComponent(id)}/${runId}/history/events/${row.eventId}`, 'every row is an event of this job');
@@ -111,7 +115,6 @@ describe('npm start against a real Temporal dev server', function () {
       const preview = row.details.replace(/(\.\.\.|…)$/, '');
       assert.ok(preview.length >= `Result {"messageId":"<${id}`.length && resultText.startsWith(preview), `${row.eventType} shows the result ${resultText}: ${row.details}`);
     }
-    await screenshot(pageUrl, webUiScreenshot);
     assert.ok((await stat(webUiScreenshot)).size > 10_000, `a screenshot of the page is kept at ${webUiScreenshot}`);
 
     const script = await runCommand(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'examples/enqueue-email.ts'), 'lin@example.com'], { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}` });
@@ -268,8 +271,9 @@ describe('npm start against a real Temporal dev server', function () {
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /jobs:dlq-entry-not-found/);
 
-    const page = await renderedDom(`http://127.0.0.1:${uiPort}/namespaces/default/workflows/${encodeURIComponent(id)}`);
-    assert.match(page, /pay 12\.50 EUR alice → bob/, 'the Web UI shows the job summary');
+    const summary = 'pay 12.50 EUR alice → bob';
+    const summaryShown = await withPage(`http://127.0.0.1:${uiPort}/namespaces/default/workflows/${encodeURIComponent(id)}`, (page) => shows(page, summary));
+    assert.ok(summaryShown, `the Web UI shows the job summary "${summary}"`);
 
     const later = uniqueId('later');
     assert.equal((await ctl('enqueue', 'send-email', payload, '--id', later, '--delay', '1h')).code, 0);

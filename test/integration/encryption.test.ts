@@ -16,7 +16,7 @@ import { dataConverterFor } from '../../src/shared/data-converter';
 import { EncryptionCodec, keyIdMetadataKey } from '../../src/shared/encryption-codec';
 import { newKeyEntry, parseKeyRing } from '../../src/shared/encryption-keys';
 import { ErrorType } from '../../src/shared/errors';
-import { renderedDom } from '../helpers/browser';
+import { inputPanelText, shows, withPage } from '../helpers/browser';
 import { sqliteTestDb, type TestDb } from '../helpers/db';
 import { createTestWorker, repoRoot, uniqueId } from '../helpers/env';
 import { freePort, runCommand } from '../helpers/processes';
@@ -167,10 +167,17 @@ describe('payload encryption against a real dev server', function () {
     await runWorker(c, handle.result());
 
     const page = (id: string) => `http://127.0.0.1:${uiPort}/namespaces/default/workflows/${encodeURIComponent(id)}`;
-    const readable = await renderedDom(page(encryptedId));
-    assert.ok(readable.includes(encryptedMarker), 'the UI shows the input decrypted by the codec server');
-    const unreadable = await renderedDom(page(unknownKeyId));
-    assert.ok(unreadable.includes(unknownKeyId), 'the page is the job’s own');
-    assert.equal(unreadable.includes(hiddenMarker), false, 'without its key, the UI cannot show the plaintext');
+    const readable = await withPage(page(encryptedId), (p) => shows(p, encryptedMarker));
+    assert.ok(readable, 'the UI shows the input decrypted by the codec server');
+    const unreadable = await withPage(page(unknownKeyId), async (p) => ({
+      own: await shows(p, unknownKeyId),
+      // Once the Input panel has rendered (what the codec server could not decrypt), the page is settled.
+      input: await inputPanelText(p),
+      text: (await p.locator('body').textContent()) ?? '',
+    }));
+    assert.ok(unreadable.own, 'the page is the job’s own');
+    assert.ok(unreadable.input.includes(Buffer.from('binary/encrypted').toString('base64')), `the Input panel shows the payload still encrypted: ${unreadable.input}`);
+    assert.equal(unreadable.input.includes(hiddenMarker), false, `without its key, the UI cannot show the plaintext (Input: ${unreadable.input})`);
+    assert.equal(unreadable.text.includes(hiddenMarker), false, 'nor anywhere else on the page');
   });
 });
