@@ -6,7 +6,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import type { ConsoleConfig } from './console-config';
 import type { ConsoleEnv } from './context';
 import { sameToken, sessionCookie, SessionSigner, type Session } from './session';
-import type { ConsoleRole } from './users';
+import { userOf, type ConsoleRole, type ConsoleUser } from './users';
 
 /** Paths anyone may reach: the sign-in page and the static assets. */
 const publicPaths = [/^\/login$/, /^\/assets\//, /^\/healthz$/];
@@ -26,7 +26,14 @@ export function authenticate(config: ConsoleConfig, signer: SessionSigner): Midd
     if (publicPaths.some((p) => p.test(c.req.path))) return next();
     let session = signer.open(getCookie(c, sessionCookie));
     const local = config.accounts.length === 0;
-    if (!session && local) {
+    if (config.authHeader) {
+      const named = proxiedUser(c, config);
+      if (typeof named === 'string') return c.text(named, 401);
+      if (session?.user.name !== named.name || session.user.role !== named.role) {
+        session = signer.create(named, config.sessionTtlMs);
+        writeSession(c, config, signer, session);
+      }
+    } else if (!session && local) {
       session = signer.create({ name: 'local', role: 'operator', payloads: true }, config.sessionTtlMs);
       writeSession(c, config, signer, session);
     }
@@ -35,13 +42,23 @@ export function authenticate(config: ConsoleConfig, signer: SessionSigner): Midd
       return c.text('sign in first', 401);
     }
     c.set('session', session);
-    c.set('signedIn', !local);
+    c.set('signedIn', !local && !config.authHeader);
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       const refused = await crossSiteRefusal(c, session);
       if (refused) return c.text(refused, 403);
     }
     return next();
   };
+}
+
+/** The account the single sign-on proxy names, or why the request is refused. */
+function proxiedUser(c: Context<ConsoleEnv>, config: ConsoleConfig): ConsoleUser | string {
+  if (config.proxySecret !== undefined && !sameToken(c.req.header('x-console-proxy-secret'), config.proxySecret)) return 'this console is reached through its sign-on proxy only';
+  const name = c.req.header(config.authHeader!);
+  if (!name) return `no ${config.authHeader} header: sign in through the company's sign-on proxy`;
+  const account = config.accounts.find((a) => a.name === name);
+  if (!account) return `${name} is not an account of this console (CONSOLE_USERS_FILE)`;
+  return userOf(account);
 }
 
 async function crossSiteRefusal(c: Context<ConsoleEnv>, session: Session): Promise<string | undefined> {

@@ -23,6 +23,14 @@ export interface ConsoleConfig {
   temporalUiUrl?: string;
   /** Send cookies only over HTTPS (behind a TLS-terminating proxy). @defaultValue false (CONSOLE_SECURE_COOKIES) */
   secureCookies: boolean;
+  /**
+   * A header in which a single sign-on proxy names the authenticated person (e.g. `X-Forwarded-User`);
+   * that person must be an account of CONSOLE_USERS_FILE, whose role applies. Trusted only on a
+   * loopback console (the proxy on this machine) or with {@link proxySecret}. @defaultValue none (CONSOLE_AUTH_HEADER)
+   */
+  authHeader?: string;
+  /** A secret the proxy sends in `X-Console-Proxy-Secret`, without which the auth header is not believed. @defaultValue none (CONSOLE_PROXY_SECRET) */
+  proxySecret?: string;
 }
 
 /** Explicit console settings; each wins over its environment variable. */
@@ -52,6 +60,8 @@ export function loadConsoleConfig(overrides: ConsoleConfigOverrides = {}): Conso
   const hours = field('CONSOLE_SESSION_HOURS', z.coerce.number().positive().max(24 * 30), env.CONSOLE_SESSION_HOURS);
   const temporalUiUrl = overrides.temporalUiUrl ?? field('TEMPORAL_UI_URL', z.url({ protocol: /^https?$/ }), env.TEMPORAL_UI_URL);
   const secureCookies = overrides.secureCookies ?? field('CONSOLE_SECURE_COOKIES', z.enum(['true', 'false']).transform((v) => v === 'true'), env.CONSOLE_SECURE_COOKIES) ?? false;
+  const authHeader = overrides.authHeader ?? field('CONSOLE_AUTH_HEADER', z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a header name'), env.CONSOLE_AUTH_HEADER);
+  const proxySecret = overrides.proxySecret ?? field('CONSOLE_PROXY_SECRET', z.string().min(32, 'must be at least 32 characters'), env.CONSOLE_PROXY_SECRET);
   let accounts = overrides.accounts;
   if (accounts === undefined && env.CONSOLE_USERS_FILE) {
     let text: string | undefined;
@@ -72,6 +82,10 @@ export function loadConsoleConfig(overrides: ConsoleConfigOverrides = {}): Conso
   if (!isLoopback(host) && !accounts?.length) {
     issues.push({ path: 'CONSOLE_USERS_FILE', message: `is not set, and the console would listen on ${host}, beyond this machine: set accounts (docs/operations.md, "The console"), or listen on 127.0.0.1` });
   }
+  if (authHeader && !isLoopback(host) && !proxySecret) {
+    issues.push({ path: 'CONSOLE_PROXY_SECRET', message: `is not set, and CONSOLE_AUTH_HEADER would be believed from anyone who reaches ${host}: set a secret the proxy sends, or listen on 127.0.0.1 behind it` });
+  }
+  if (authHeader && !accounts?.length) issues.push({ path: 'CONSOLE_USERS_FILE', message: 'is not set, and CONSOLE_AUTH_HEADER needs the accounts (and their roles) it may name' });
   if (issues.length > 0) throw new ConfigError(issues);
   return {
     host,
@@ -81,5 +95,7 @@ export function loadConsoleConfig(overrides: ConsoleConfigOverrides = {}): Conso
     sessionTtlMs: overrides.sessionTtlMs ?? (hours ?? 8) * 3600_000,
     temporalUiUrl,
     secureCookies,
+    authHeader: authHeader?.toLowerCase(),
+    proxySecret,
   };
 }

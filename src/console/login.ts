@@ -42,7 +42,7 @@ export function loginRoutes(config: ConsoleConfig, signer: SessionSigner): Hono<
     const next = safeNext(form.next);
     const name = typeof form.name === 'string' ? form.name : '';
     const password = typeof form.password === 'string' ? form.password : '';
-    const account = config.accounts.find((a) => a.name === name);
+    const account = config.accounts.find((a) => a.name === name && a.passwordHash !== undefined);
     const ok = await verifyPassword(password, account?.passwordHash ?? decoyHash);
     if (!account || !ok) return c.html(loginPage(next, true), 401);
     writeSession(c, config, signer, signer.create(userOf(account), config.sessionTtlMs));

@@ -25,8 +25,8 @@ export interface ConsoleUser {
 export const consoleAccountSchema = z.strictObject({
   name: z.string().min(1).max(100).regex(/^[\w.@+-]+$/, 'may hold letters, digits and . _ @ + - only'),
   role: z.enum(['viewer', 'operator']),
-  /** From `jobctl console hash-password`: `scrypt$<N>$<r>$<p>$<salt>$<hash>` (base64url). */
-  passwordHash: z.string().regex(/^scrypt\$\d+\$\d+\$\d+\$[\w-]+\$[\w-]+$/, 'must be a hash from `jobctl console hash-password`'),
+  /** From `jobctl console hash-password`: `scrypt$<N>$<r>$<p>$<salt>$<hash>` (base64url). @defaultValue none: the account signs in only through the single sign-on proxy (CONSOLE_AUTH_HEADER) */
+  passwordHash: z.string().regex(/^scrypt\$\d+\$\d+\$\d+\$[\w-]+\$[\w-]+$/, 'must be a hash from `jobctl console hash-password`').optional(),
   /** Show payloads to this viewer. @defaultValue false */
   payloads: z.boolean().optional(),
 });

@@ -95,6 +95,25 @@ describe('console: nobody let in who should not be (real dev server)', function 
     await t.jobs.cancel(id);
   });
 
+  it('behind a single sign-on proxy: believes CONSOLE_AUTH_HEADER only with the proxy\'s secret, and only for an account of the console', async () => {
+    const secret = 'p'.repeat(40);
+    const sso = await startConsole({ jobs: t.jobs, port: 0, authHeader: 'X-Forwarded-User', proxySecret: secret, accounts: [{ name: 'olga@corp', role: 'operator' }, { name: 'vic@corp', role: 'viewer' }] });
+    try {
+      const get = (headers: Record<string, string>) => fetch(`${sso.url}/`, { headers, redirect: 'manual' });
+      assert.equal((await get({ 'x-forwarded-user': 'olga@corp' })).status, 401, 'without the proxy secret');
+      assert.equal((await get({ 'x-console-proxy-secret': secret })).status, 401, 'without a user');
+      assert.equal((await get({ 'x-console-proxy-secret': secret, 'x-forwarded-user': 'mallory' })).status, 401, 'an unknown user');
+      const ok = await get({ 'x-console-proxy-secret': secret, 'x-forwarded-user': 'vic@corp' });
+      assert.equal(ok.status, 200);
+      assert.match(await ok.text(), /vic@corp \(viewer\)/);
+      const login = await fetch(`${sso.url}/login`, { method: 'POST', body: new URLSearchParams({ name: 'olga@corp', password: 'anything at all' }), redirect: 'manual' });
+      assert.equal(login.status, 401, 'an account without a password hash cannot sign in with a password');
+      assert.throws(() => loadConsoleConfig({ host: '0.0.0.0', authHeader: 'X-Forwarded-User', accounts: [{ name: 'a', role: 'viewer' }] }), /CONSOLE_PROXY_SECRET/);
+    } finally {
+      await sso.close();
+    }
+  });
+
   it('a viewer signs in through the form and sees the overview as a viewer', async () => {
     const { context, page } = await newPage(t.browser);
     try {
