@@ -6,7 +6,7 @@ import { jobTypeSearchAttribute } from '../catalog/job-type-attribute';
 import type { StallReason } from '../shared/job-metrics';
 import { stallReason, type FailureLike } from '../shared/stall';
 import type { CancelRequestedInput, JobProgress, JobState } from '../workflow/job-state';
-import { attemptsInTail, isAttemptRunning, pendingAttemptsBegun } from '../shared/attempts';
+import { attemptsInTail, isAttemptRunning, isLocalRetryWaiting, localActivityFailure, pendingAttemptsBegun } from '../shared/attempts';
 
 /**
  * Where a job is in its life; see docs/job-lifecycle.md.
@@ -113,7 +113,7 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
   const pending = description.raw.pendingActivities?.at(-1) ?? undefined;
   const closeTime = description.closeTime?.toISOString();
   const waiting = pending ? undefined : state?.configWait;
-  const status = waiting && description.status.name === 'RUNNING' ? 'retrying' : statusOf(description, pending, now);
+  const status = (waiting || (!pending && isLocalRetryWaiting(tail))) && description.status.name === 'RUNNING' ? 'retrying' : statusOf(description, pending, now);
   const record: JobRecord = {
     id: description.workflowId,
     type: jobTypeOf(description, catalog),
@@ -125,7 +125,7 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
   };
   if (status === 'completed') record.processedAt = closeTime;
   if (status === 'failed' || status === 'timed-out' || status === 'terminated') record.failedAt = closeTime;
-  const error = pending?.lastFailure ? toJobError(pending.lastFailure) : (closingError(tail) ?? (status === 'cancelled' ? state?.cancelRequested?.error : waiting?.error));
+  const error = pending?.lastFailure ? toJobError(pending.lastFailure) : (closingError(tail) ?? openError(status, tail, state));
   if (error && status !== 'completed') record.error = error;
   if (state) {
     record.step = state.step;
@@ -136,6 +136,19 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
   }
   if (waiting && status === 'retrying') record.configWait = { since: waiting.since, nextCheckAt: waiting.nextCheckAt, checks: waiting.checks };
   return record;
+}
+
+/**
+ * Why a job that is retrying, or was cancelled while it waited to retry, last failed when no
+ * activity of it is pending: what its canceller saw, its wait for a setting, or its local
+ * activity's latest failed attempt.
+ */
+function openError(status: JobStatus, tail: HistoryEvent[], state: JobState | undefined): JobError | undefined {
+  if (status !== 'retrying' && status !== 'cancelled') return undefined;
+  const known = status === 'cancelled' ? state?.cancelRequested?.error : state?.configWait?.error;
+  if (known) return known;
+  const local = localActivityFailure(tail);
+  return local ? toJobError(local) : undefined;
 }
 
 /**

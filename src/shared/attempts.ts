@@ -8,6 +8,7 @@ import { optionalTsToMs } from './sdk-internals';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 type PendingActivity = temporal.api.workflow.v1.IPendingActivityInfo;
+type ProtoFailure = temporal.api.failure.v1.IFailure;
 
 /** The marker name the SDK core records for each local activity result. */
 const localActivityMarkerName = 'core_local_activity';
@@ -56,6 +57,31 @@ export function attemptsInTail(tail: HistoryEvent[]): number {
     return (newest && localActivityMarker(newest)?.attempt) ?? 0;
   }
   return tail.find((e) => Number(e.eventId) === id)?.activityTaskStartedEventAttributes?.attempt ?? 0;
+}
+
+/**
+ * The failure the newest local activity marker records, in the tail of a run's history (newest
+ * event first): set when that local activity's latest attempt failed.
+ */
+export function localActivityFailure(tail: HistoryEvent[]): ProtoFailure | undefined {
+  const newest = tail.find((e) => e.markerRecordedEventAttributes?.markerName === localActivityMarkerName);
+  return newest?.markerRecordedEventAttributes?.failure ?? undefined;
+}
+
+/**
+ * Whether a local activity waits out a retry delay: its newest attempt failed, and a timer started
+ * after that attempt's marker (each retry waits in one; see src/workflow/job-activities.ts) has not
+ * fired yet. Temporal keeps no pending record of a local activity, so this is read from the history.
+ */
+export function isLocalRetryWaiting(tail: HistoryEvent[]): boolean {
+  const ended = new Set<number>();
+  for (const e of tail) {
+    if (e.markerRecordedEventAttributes?.markerName === localActivityMarkerName) return false;
+    const endedTimer = e.timerFiredEventAttributes?.startedEventId ?? e.timerCanceledEventAttributes?.startedEventId;
+    if (endedTimer !== undefined && endedTimer !== null) ended.add(Number(endedTimer));
+    if (e.timerStartedEventAttributes && !ended.has(Number(e.eventId))) return localActivityFailure(tail) !== undefined;
+  }
+  return false;
 }
 
 /**

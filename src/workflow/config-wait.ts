@@ -3,7 +3,7 @@
 // step's activity fails at once on it (it is non-retryable in every preset `jobActivities` runs),
 // and the job waits, checking again on a slow schedule, until a worker that has the setting runs
 // the step with its whole retry schedule ahead of it. Workflow code.
-import { ActivityFailure, ApplicationFailure, log, patched, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, log, patched } from '@temporalio/workflow';
 import { ErrorType } from '../shared/errors';
 import { currentJobState, type ConfigWait } from './job-state';
 
@@ -15,6 +15,22 @@ export const configCheckDelaysMs: readonly number[] = [10_000, 30_000, 60_000, 3
 
 /** How long a job waits for a setting in all before its step fails with `jobs:missing-config` (and is dead-lettered). */
 export const configWaitLimitMs = 7 * 24 * 3600_000;
+
+/** Thrown out of a step whose wait for a setting {@link stopConfigWaitWhen} ended: the job decides what stopping means. */
+export class ConfigWaitStopped extends Error {
+  override readonly name = 'ConfigWaitStopped';
+}
+
+/** The running job's reason to stop waiting, if it gave one; a workflow module global, so it belongs to this run alone. */
+let stopWhen: (() => boolean) | undefined;
+
+/**
+ * Ends a wait for a setting as soon as `check` holds (e.g. a stop was requested): the step throws
+ * {@link ConfigWaitStopped}, which the job's workflow must catch. Call once, at the top of the workflow.
+ */
+export function stopConfigWaitWhen(check: () => boolean): void {
+  stopWhen = check;
+}
 
 /** The `jobs:missing-config` failure under an activity's failure, if that is why it failed. */
 function missingConfig(err: unknown): ApplicationFailure | undefined {
@@ -47,8 +63,10 @@ export async function runWaitingForConfig<T>(step: string, run: () => Promise<T>
       const state = currentJobState();
       if (state) state.configWait = wait;
       log.warn('job:waiting-for-config', { activity: step, errorType: ErrorType.MissingConfig, error: missing.message, checks, nextCheckInMs: delay });
+      const check = stopWhen;
       try {
-        await sleep(delay);
+        // A timer either way (the same command as a plain sleep); a stop ends it early.
+        if (await condition(() => check?.() === true, delay)) throw new ConfigWaitStopped(`stopped while waiting for a setting (${missing.message})`);
       } finally {
         if (state) delete state.configWait;
       }

@@ -7,5 +7,6 @@ export { exponential, schedule, type ExponentialRetry, type RetryShape, type Sch
 export { ErrorType, type NamespacedErrorType } from '../shared/errors';
 export { trackJob, jobStateQuery, type JobProgress, type JobState } from './job-state';
 export { jobActivities, localActivityOptions } from './job-activities';
+export { ConfigWaitStopped, stopConfigWaitWhen } from './config-wait';
 export { Saga } from './saga';
 export { deadLetterWorkflow, type DeadLetterWorkflowInput } from './dead-letter';

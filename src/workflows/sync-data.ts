@@ -8,7 +8,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { jobActivities } from '../workflow';
+import { ConfigWaitStopped, jobActivities, stopConfigWaitWhen } from '../workflow';
 import { defaultPagesPerRun, isSyncPageSize, syncDataJob, type SyncDataPayload, type SyncDataResult, type SyncFinish } from '../jobs/sync-data';
 import { trackJob } from '../workflow';
 
@@ -71,6 +71,9 @@ export async function syncDataWorkflow(payload: SyncDataPayload, resume?: SyncDa
     else log.warn('sync:page-size-ignored', { jobId: workflowInfo().workflowId, pageSize: String(input?.pageSize) });
   });
 
+  // A stop asked for while the job waits for SYNC_SOURCE_URL ends the wait: no page is in flight.
+  stopConfigWaitWhen(() => stopReason !== undefined);
+
   const { workflowId, firstExecutionRunId } = workflowInfo();
   const pagesPerRun = payload.pagesPerRun ?? defaultPagesPerRun;
   const finish = (finished: SyncFinish): SyncDataResult => ({
@@ -95,7 +98,13 @@ export async function syncDataWorkflow(payload: SyncDataPayload, resume?: SyncDa
       const { memo, typedSearchAttributes } = workflowInfo();
       return makeContinueAsNewFunc<typeof syncDataWorkflow>({ memo, typedSearchAttributes })(payload, next);
     }
-    const page = await syncPage({ jobId: workflowId, execution: firstExecutionRunId, source: payload.source, cursor, pageSize });
+    let page;
+    try {
+      page = await syncPage({ jobId: workflowId, execution: firstExecutionRunId, source: payload.source, cursor, pageSize });
+    } catch (err) {
+      if (err instanceof ConfigWaitStopped) return finish('stopped');
+      throw err;
+    }
     pages += 1;
     pagesThisRun += 1;
     records += page.upserted;

@@ -15,6 +15,7 @@ import { createTestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv,
 import { makeRecords, startSyncSource, type TestSyncSource } from '../helpers/sync-source';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 import { catalog } from '../../src/jobs/catalog';
+import { requestStopSignal } from '../../src/workflows/sync-data';
 
 /** Every activity attempt a job's history records (its started events), as [activity type, attempt]. */
 async function attemptsOf(env: TestWorkflowEnvironment, id: string): Promise<[string, number][]> {
@@ -110,6 +111,22 @@ describe('a step that needs a missing setting waits for it, costing no attempt (
     assert.equal(record.error?.type, ErrorType.MissingConfig);
     assert.equal(record.attempts, 1);
     assert.equal(entries.find((e) => e.id === id)?.error.type, ErrorType.MissingConfig);
+  });
+
+  it('a sync-data job asked to stop while it waits for a setting stops at once: no page is in flight', async () => {
+    const taskQueue = uniqueId('tq-config-stop');
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
+    const { id, handle } = await jobs.enqueue('sync-data', { source: uniqueId('src').slice(0, 40) }, { id: uniqueId('sync-stop') });
+    const w = await worker(taskQueue);
+    const result = (await w.runUntil(async () => {
+      await until('the job waits for the setting', () => jobs.get(id), (r) => r.configWait !== undefined);
+      await handle.signal(requestStopSignal, { reason: 'no source yet' });
+      return handle.result();
+    })) as SyncDataResult;
+    assert.equal(result.finished, 'stopped');
+    assert.equal(result.stopReason, 'no source yet');
+    assert.equal(result.pages, 0);
+    assert.equal((await jobs.get(id)).status, 'completed');
   });
 
   it('a job cancelled while it waits for a setting ends cancelled, with the wait\'s error on its record', async () => {

@@ -72,7 +72,7 @@ describe('noop job, a local activity (time-skipping)', function () {
     assert.equal((await jobs.get(id)).attempts, 3, 'the job record counts attempts from the local activity marker');
   });
 
-  it('reports the attempts it made when it is cancelled while it waits to retry, though Temporal records none of a local activity', async () => {
+  it('is retrying, with its last failure, while it waits out a delay, and reports its attempts and that failure when it is cancelled then, though Temporal keeps no pending record of a local activity', async () => {
     const taskQueue = uniqueId('tq');
     const jobs = new JobClient(env.client, { catalog, taskQueue });
     const startedAt: number[] = [];
@@ -80,10 +80,12 @@ describe('noop job, a local activity (time-skipping)', function () {
     const { id, handle } = await jobs.enqueue('noop', { failAttempts: 3 }, { id: uniqueId('noop-cancel') });
     await worker.runUntil(async () => {
       // The schedule is 1s, 5s, 30s: after the second failure the job waits 5s (of real time: nothing awaits its result).
-      for (const deadline = Date.now() + 30_000; !(startedAt.length === 2 && (await jobs.get(id)).attempts === 2); ) {
-        if (Date.now() > deadline) throw new Error(`the second attempt never ran (${startedAt.length} attempts)`);
+      let waiting = await jobs.get(id);
+      for (const deadline = Date.now() + 30_000; !(startedAt.length === 2 && waiting.attempts === 2 && waiting.status === 'retrying'); waiting = await jobs.get(id)) {
+        if (Date.now() > deadline) throw new Error(`the second attempt never failed into a wait (${startedAt.length} attempts, ${waiting.status})`);
         await new Promise((r) => setTimeout(r, 50));
       }
+      assert.equal(waiting.error?.type, 'jobs:injected-failure', 'while it waits, the record says why the last attempt failed');
       await jobs.cancel(id);
       await handle.result().catch(() => undefined);
     });
@@ -91,6 +93,7 @@ describe('noop job, a local activity (time-skipping)', function () {
     assert.equal(record.status, 'cancelled');
     assert.equal(startedAt.length, 2);
     assert.equal(record.attempts, 2, 'the attempts it made, not 0');
+    assert.equal(record.error?.type, 'jobs:injected-failure', 'and why the last one failed');
   });
 
   it('rejects an invalid payload before anything is enqueued', async () => {
