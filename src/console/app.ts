@@ -5,6 +5,7 @@ import { describe, JobsError } from '../shared/errors';
 import { assetRoutes } from './assets';
 import { authenticate } from './auth';
 import type { ConsoleDeps, ConsoleEnv } from './context';
+import { jobsListRoutes } from './jobs-list';
 import { loginRoutes } from './login';
 import { overviewRoutes } from './overview';
 import { SessionSigner } from './session';
@@ -37,6 +38,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
   app.use(authenticate(deps.config, signer));
   app.route('/', loginRoutes(deps.config, signer));
   app.route('/', overviewRoutes(deps));
+  app.route('/', jobsListRoutes(deps));
   app.onError((err, c) => {
     const status = err instanceof JobsError && /not-found/.test(err.type) ? 404 : err instanceof JobsError ? 400 : 500;
     return c.text(describe(err), status);
