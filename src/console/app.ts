@@ -5,6 +5,7 @@ import { describe, JobsError } from '../shared/errors';
 import { assetRoutes } from './assets';
 import { authenticate } from './auth';
 import type { ConsoleDeps, ConsoleEnv } from './context';
+import { jobPageRoutes } from './job-page';
 import { jobsListRoutes } from './jobs-list';
 import { loginRoutes } from './login';
 import { overviewRoutes } from './overview';
@@ -39,6 +40,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
   app.route('/', loginRoutes(deps.config, signer));
   app.route('/', overviewRoutes(deps));
   app.route('/', jobsListRoutes(deps));
+  app.route('/', jobPageRoutes(deps));
   app.onError((err, c) => {
     const status = err instanceof JobsError && /not-found/.test(err.type) ? 404 : err instanceof JobsError ? 400 : 500;
     return c.text(describe(err), status);
