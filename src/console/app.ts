@@ -9,6 +9,7 @@ import { jobPageRoutes } from './job-page';
 import { jobsListRoutes } from './jobs-list';
 import { loginRoutes } from './login';
 import { overviewRoutes } from './overview';
+import { scheduleRoutes } from './schedules-page';
 import { SessionSigner } from './session';
 
 /** Builds the console's Hono app over its dependencies; {@link startConsole} serves it. */
@@ -41,6 +42,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
   app.route('/', overviewRoutes(deps));
   app.route('/', jobsListRoutes(deps));
   app.route('/', jobPageRoutes(deps));
+  app.route('/', scheduleRoutes(deps));
   app.onError((err, c) => {
     const status = err instanceof JobsError && /not-found/.test(err.type) ? 404 : err instanceof JobsError ? 400 : 500;
     return c.text(describe(err), status);
