@@ -209,8 +209,8 @@ function closingError(tail: HistoryEvent[]): JobError | undefined {
   return undefined;
 }
 
-/** The first application (or timeout) failure in the chain is the activity's own error; wrappers above it say only "activity failed". */
-function toJobError(failure: ProtoFailure): JobError {
+/** A failure as a job error: the first application (or timeout) failure in the chain is the activity's own error; wrappers above it say only "activity failed". */
+export function toJobError(failure: ProtoFailure): JobError {
   const error = ownError(failure);
   const stall = stallReason(failure as FailureLike);
   return stall ? { ...error, stall } : error;

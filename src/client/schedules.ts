@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isGrpcServiceError, ScheduleAlreadyRunning, ScheduleNotFoundError as TemporalScheduleNotFound, type Client, type ScheduleHandle, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
+import { isGrpcServiceError, ScheduleAlreadyRunning, ScheduleNotFoundError as TemporalScheduleNotFound, type Client, type ScheduleHandle, type ScheduleOptionsStartWorkflowAction, type ScheduleSummary as TemporalScheduleSummary } from '@temporalio/client';
 import type { Duration, Priority } from '@temporalio/common';
 import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import { msToNumber } from '../shared/sdk-internals';
@@ -57,10 +57,36 @@ export interface ScheduleSummary {
   spec: string;
   paused: boolean;
   priority?: number;
+  /** Why it was last paused or unpaused, as given to {@link JobSchedules.pause} or {@link JobSchedules.unpause}. @defaultValue unset */
+  note?: string;
   /** When the next run is due (ISO 8601), unless paused. */
   nextRunAt?: string;
+  /** When the most recent run was started (ISO 8601), if one was. */
+  lastRunAt?: string;
   /** Job IDs of the most recent runs, oldest first. */
   recentJobs: string[];
+}
+
+/** What a schedule's visibility row and its description both say, as {@link summaryOf} reads it. */
+type ScheduleView = Pick<TemporalScheduleSummary, 'scheduleId' | 'memo' | 'state' | 'info'>;
+
+/** A schedule of this deployment as a {@link ScheduleSummary}; `undefined` for another deployment's (or not a job schedule). */
+function summaryOf(s: ScheduleView, taskQueue: string): ScheduleSummary | undefined {
+  const memo = s.memo?.[scheduleMemoKey] as ScheduleMemo | undefined;
+  if (memo?.taskQueue !== taskQueue) return undefined;
+  const summary: ScheduleSummary = {
+    id: s.scheduleId,
+    type: memo.type,
+    spec: memo.cron ?? `every ${memo.every}`,
+    paused: s.state.paused,
+    priority: memo.priority,
+    nextRunAt: s.state.paused ? undefined : s.info.nextActionTimes[0]?.toISOString(),
+    recentJobs: s.info.recentActions.flatMap((a) => (a.action.type === 'startWorkflow' ? [a.action.workflow.workflowId] : [])),
+  };
+  if (s.state.note) summary.note = s.state.note;
+  const last = s.info.recentActions.at(-1);
+  if (last) summary.lastRunAt = last.takenAt.toISOString();
+  return summary;
 }
 
 /**
@@ -111,19 +137,21 @@ export class JobSchedules<S extends PayloadSchemas = PayloadSchemas> {
   async list(): Promise<ScheduleSummary[]> {
     const rows: ScheduleSummary[] = [];
     for await (const s of this.temporal.schedule.list()) {
-      const memo = s.memo?.[scheduleMemoKey] as ScheduleMemo | undefined;
-      if (memo?.taskQueue !== this.taskQueue) continue;
-      rows.push({
-        id: s.scheduleId,
-        type: memo.type,
-        spec: memo.cron ?? `every ${memo.every}`,
-        paused: s.state.paused,
-        priority: memo.priority,
-        nextRunAt: s.state.paused ? undefined : s.info.nextActionTimes[0]?.toISOString(),
-        recentJobs: s.info.recentActions.flatMap((a) => (a.action.type === 'startWorkflow' ? [a.action.workflow.workflowId] : [])),
-      });
+      const summary = summaryOf(s, this.taskQueue);
+      if (summary) rows.push(summary);
     }
     return rows.sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  /** One schedule as it is now (read from the schedule itself, not visibility). Throws {@link ScheduleNotFoundError} for an ID this deployment lacks. */
+  async get(id: string): Promise<ScheduleSummary> {
+    try {
+      const summary = summaryOf(await this.temporal.schedule.getHandle(id).describe(), this.taskQueue);
+      if (summary) return summary;
+    } catch (err) {
+      if (!(err instanceof TemporalScheduleNotFound)) throw err;
+    }
+    throw new ScheduleNotFoundError(id);
   }
 
   /** Stops starting runs until {@link unpause}; runs already started go on. */

@@ -5,8 +5,11 @@ import { describe, JobsError } from '../shared/errors';
 import { assetRoutes } from './assets';
 import { authenticate } from './auth';
 import type { ConsoleDeps, ConsoleEnv } from './context';
+import { jobPageRoutes } from './job-page';
+import { jobsListRoutes } from './jobs-list';
 import { loginRoutes } from './login';
 import { overviewRoutes } from './overview';
+import { scheduleRoutes } from './schedules-page';
 import { SessionSigner } from './session';
 
 /** Builds the console's Hono app over its dependencies; {@link startConsole} serves it. */
@@ -37,6 +40,9 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
   app.use(authenticate(deps.config, signer));
   app.route('/', loginRoutes(deps.config, signer));
   app.route('/', overviewRoutes(deps));
+  app.route('/', jobsListRoutes(deps));
+  app.route('/', jobPageRoutes(deps));
+  app.route('/', scheduleRoutes(deps));
   app.onError((err, c) => {
     const status = err instanceof JobsError && /not-found/.test(err.type) ? 404 : err instanceof JobsError ? 400 : 500;
     return c.text(describe(err), status);

@@ -102,18 +102,19 @@ export function activityAttempts(events: HistoryEvent[], activityId: string): nu
 }
 
 /**
- * What a local activity's marker says of it: its activity ID and attempt. `undefined` for any other
- * event, or a marker this code cannot read (its data is the core's LocalActivityMarkerData, as JSON).
+ * What a local activity's marker says of it: its activity ID, type and attempt. `undefined` for any
+ * other event, or a marker this code cannot read (its data is the core's LocalActivityMarkerData, as JSON).
  */
-function localActivityMarker(event: HistoryEvent): { activityId?: string; attempt?: number } | undefined {
+export function localActivityMarker(event: HistoryEvent): { activityId?: string; activityType?: string; attempt?: number } | undefined {
   const marker = event.markerRecordedEventAttributes;
   if (marker?.markerName !== localActivityMarkerName) return undefined;
   const data = marker.details?.data?.payloads?.[0]?.data;
   if (!data) return undefined;
   try {
-    const parsed = JSON.parse(Buffer.from(data).toString('utf8')) as { attempt?: unknown; activity_id?: unknown };
+    const parsed = JSON.parse(Buffer.from(data).toString('utf8')) as { attempt?: unknown; activity_id?: unknown; activity_type?: unknown };
     return {
       activityId: typeof parsed.activity_id === 'string' ? parsed.activity_id : undefined,
+      activityType: typeof parsed.activity_type === 'string' ? parsed.activity_type : undefined,
       attempt: typeof parsed.attempt === 'number' ? parsed.attempt : undefined,
     };
   } catch {

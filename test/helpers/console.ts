@@ -47,3 +47,35 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
   const context = await browser.newContext();
   return { context, page: await context.newPage() };
 }
+
+/** Markup that would run script if a page rendered it as HTML instead of text. */
+export const xssProbe = '<img src=x onerror=alert(1)><script>alert(2)</script>';
+
+/** Signs in through the sign-in page in a fresh browser context, landing on `next`. */
+export async function signIn(browser: Browser, baseUrl: string, name: string, password: string, next = '/jobs'): Promise<{ context: BrowserContext; page: Page }> {
+  const { context, page } = await newPage(browser);
+  await page.goto(`${baseUrl}/login?next=${encodeURIComponent(next)}`);
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Password').fill(password);
+  await Promise.all([page.waitForURL((url) => url.pathname === next), page.getByRole('button', { name: 'Sign in' }).click()]);
+  return { context, page };
+}
+
+/** The CSRF token of the session a page was served to (from the header htmx sends). */
+export async function csrfOf(page: Page): Promise<string> {
+  const headers = await page.locator('body').getAttribute('hx-headers');
+  return (JSON.parse(headers ?? '{}') as { 'X-CSRF-Token': string })['X-CSRF-Token'];
+}
+
+/** Collects a page's script errors and dialogs, for asserting that none happened. */
+export function watchPage(page: Page): { errors: string[]; dialogs: string[] } {
+  const seen = { errors: [] as string[], dialogs: [] as string[] };
+  // A page answered with 4xx is logged as a failed resource; that is the status under test, not a script error.
+  page.on('console', (m) => m.type() === 'error' && !/Failed to load resource/.test(m.text()) && seen.errors.push(m.text()));
+  page.on('pageerror', (e) => seen.errors.push(e.message));
+  page.on('dialog', (d) => {
+    seen.dialogs.push(`${d.type()}: ${d.message()}`);
+    void d.dismiss();
+  });
+  return seen;
+}
