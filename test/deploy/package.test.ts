@@ -35,7 +35,7 @@ describe('the package', () => {
 
   it('maps every entry point to built JavaScript and its declarations, and keeps the client the main one', () => {
     const entries = Object.entries(pkg.exports).filter(([name]) => name !== './package.json' && name !== './eslint');
-    assert.deepEqual(entries.map(([name]) => name), ['.', './client', './worker', './workflow', './activity', './testing']);
+    assert.deepEqual(entries.map(([name]) => name), ['.', './client', './worker', './console', './workflow', './activity', './testing']);
     for (const [name, target] of entries) {
       assert.ok(typeof target === 'object', `${name} has conditions`);
       assert.deepEqual(Object.keys(target), ['types', 'default'], `${name}: types first, as TypeScript requires`);
@@ -50,9 +50,9 @@ describe('the package', () => {
     assert.ok(pkg.files?.includes('lint/workflow-rules.cjs'), 'shipped');
   });
 
-  it('imports SDK internals (@temporalio/*/lib/…) only through src/shared/sdk-internals.ts', () => {
+  it('imports SDK internals (@temporalio/*/lib/…) only through src/shared/sdk-internals.ts and, for the client\'s (which workflow code must not load), src/client/sdk-client-internals.ts', () => {
     const offenders = [...sourceFiles(path.join(repoRoot, 'src')), ...sourceFiles(path.join(repoRoot, 'test'))]
-      .filter((f) => !f.endsWith(path.join('shared', 'sdk-internals.ts')))
+      .filter((f) => !f.endsWith(path.join('shared', 'sdk-internals.ts')) && !f.endsWith(path.join('client', 'sdk-client-internals.ts')))
       .filter((f) => /from '@temporalio\/[a-z-]+\/lib\//.test(readFileSync(f, 'utf8')));
     assert.deepEqual(offenders.map((f) => path.relative(repoRoot, f)), []);
   });
