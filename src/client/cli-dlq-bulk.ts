@@ -3,7 +3,7 @@
 // reports its progress on standard error, so any number of entries runs in bounded memory.
 import type { Command } from 'commander';
 import type { DeadLetterSelection, DiscardOutcome, RedriveOutcome } from './dead-letters';
-import { JobFailedError as BulkFailedError, UsageError, parseJson, parseRate, withClient } from './cli-support';
+import { JobFailedError as BulkFailedError, UsageError, jobctlUser, parseJson, parseRate, withClient } from './cli-support';
 import { formatTable } from './format';
 
 interface BulkFlags {
@@ -97,16 +97,17 @@ export function addBulkCommands(dlq: Command): void {
       const selected = selection('redrive', id, opts);
       const ratePerSecond = opts.rate === undefined ? undefined : parseRate(opts.rate);
       const patch = opts.patch === undefined ? undefined : parseJson(opts.patch, '--patch');
+      const by = jobctlUser();
       await withClient(async (c) => {
         if (id !== undefined && !opts.dryRun) {
           // One job: its own error (not found: exit 1; not dead-lettered or a bad patch: exit 2).
-          const { runId } = await c.deadLetters.redrive(id, { patch, reason: opts.reason });
+          const { runId } = await c.deadLetters.redrive(id, { patch, reason: opts.reason, by });
           return console.log(opts.json ? JSON.stringify([{ id, runId }], null, 2) : `${id}: redriven (run ${runId})`);
         }
         if (id !== undefined) await c.deadLetters.show(id);
         await report<RedriveOutcome>(
           { past: 'redriven', base: 'redrive' },
-          c.deadLetters.redriveAll(selected, { patch, reason: opts.reason, ratePerSecond, concurrency: parseConcurrency(opts), dryRun: opts.dryRun }),
+          c.deadLetters.redriveAll(selected, { patch, reason: opts.reason, by, ratePerSecond, concurrency: parseConcurrency(opts), dryRun: opts.dryRun }),
           opts,
           (o) => (o.error ? `${o.id}: not redriven: ${o.error}` : `${o.id}: redriven (run ${o.runId})`),
           (o) => ({ id: o.id, type: o.type, wouldStartWith: JSON.stringify(o.payload) }),
@@ -129,15 +130,16 @@ export function addBulkCommands(dlq: Command): void {
     .action(async (id: string | undefined, opts: BulkFlags) => {
       const selected = selection('discard', id, opts);
       const ratePerSecond = opts.rate === undefined ? undefined : parseRate(opts.rate);
+      const by = jobctlUser();
       await withClient(async (c) => {
         if (id !== undefined && !opts.dryRun) {
-          await c.deadLetters.discard(id, opts.reason);
+          await c.deadLetters.discard(id, { reason: opts.reason, by });
           return console.log(opts.json ? JSON.stringify([{ id, discarded: true }], null, 2) : `${id}: discarded`);
         }
         if (id !== undefined) await c.deadLetters.show(id);
         await report<DiscardOutcome>(
           { past: 'discarded', base: 'discard' },
-          c.deadLetters.discardAll(selected, { reason: opts.reason, ratePerSecond, concurrency: parseConcurrency(opts), dryRun: opts.dryRun }),
+          c.deadLetters.discardAll(selected, { reason: opts.reason, by, ratePerSecond, concurrency: parseConcurrency(opts), dryRun: opts.dryRun }),
           opts,
           (o) => (o.error ? `${o.id}: not discarded: ${o.error}` : `${o.id}: discarded`),
           (o) => ({ id: o.id, type: o.type }),

@@ -31,6 +31,8 @@ export interface BulkOptions {
   dryRun?: boolean;
   /** Why, for each entry's audit trail. */
   reason?: string;
+  /** Who acts, for each entry's audit trail. @defaultValue unrecorded */
+  by?: string;
 }
 
 /** What came of redriving one entry. */
@@ -64,8 +66,8 @@ export interface DiscardOutcome {
 /** What a bulk operation calls on the DLQ. */
 export interface BulkTarget {
   patchedPayload(entry: DeadLetterEntry, patch: unknown): unknown;
-  restart(located: LocatedEntry, options: { patch?: unknown; reason?: string }): Promise<RedriveResult>;
-  discard(located: LocatedEntry, reason?: string): Promise<unknown>;
+  restart(located: LocatedEntry, options: { patch?: unknown; reason?: string; by?: string }): Promise<RedriveResult>;
+  discard(located: LocatedEntry, options: { reason?: string; by?: string }): Promise<unknown>;
 }
 
 /** The entries to operate on: a list, or a read of the DLQs bounded by the operation's start time. */
@@ -101,7 +103,7 @@ async function* pooled<I, O>(items: AsyncIterable<I> | Iterable<I>, concurrency:
  * Redrives each entry, validating a patch against every entry first (a patch that one entry's
  * schema refuses restarts none: its error names the field and the job).
  */
-export async function* bulkRedrive(target: BulkTarget, source: BulkSource, options: { patch?: unknown; reason?: string } & Omit<BulkOptions, 'reason'>): AsyncGenerator<RedriveOutcome> {
+export async function* bulkRedrive(target: BulkTarget, source: BulkSource, options: { patch?: unknown } & BulkOptions): AsyncGenerator<RedriveOutcome> {
   const snapshot = new Date().toISOString();
   const read = () => (typeof source === 'function' ? source(snapshot) : source);
   if (options.patch !== undefined) for await (const { entry } of read()) target.patchedPayload(entry, options.patch);
@@ -133,7 +135,7 @@ export async function* bulkDiscard(target: BulkTarget, source: BulkSource, optio
   yield* pooled(read(), options.concurrency ?? 8, pacer(options.ratePerSecond), async (located, at): Promise<DiscardOutcome> => {
     const { entry } = located;
     try {
-      await target.discard(located, options.reason);
+      await target.discard(located, { reason: options.reason, by: options.by });
       return { id: entry.id, type: entry.type, discardedAt: at.toISOString() };
     } catch (err) {
       return { id: entry.id, type: entry.type, error: describe(err) };

@@ -243,7 +243,7 @@ describe('npm start against a real Temporal dev server', function () {
     assert.equal(done.code, 0, done.stderr);
     assert.equal(JSON.parse(done.stdout).toAccount, 'bob');
 
-    const shown = JSON.parse((await ctl('dlq', 'show', id)).stdout) as { status: string; audit: { action: string; detail?: string; patch?: unknown }[] };
+    const shown = JSON.parse((await ctl('dlq', 'show', id, '--json')).stdout) as { status: string; audit: { action: string; detail?: string; patch?: unknown }[] };
     assert.equal(shown.status, 'redriven');
     assert.deepEqual(shown.audit.at(-1), { ...shown.audit.at(-1), action: 'redrive', detail: 'typo in account', patch: { toAccount: 'bob' } });
 
