@@ -132,9 +132,9 @@ export class DeadLetterQueue {
     return Object.fromEntries(await Promise.all(types.map(async (t) => [t, await readCounts(this.client, this.taskQueue, t)] as const)));
   }
 
-  /** The entry of a job, whatever its status. Throws `jobs:dlq-entry-not-found` if no DLQ has it. */
-  async show(id: string): Promise<DeadLetterEntry> {
-    return (await this.locate(id)).entry;
+  /** The entry of a job, whatever its status, looked up in `type`'s DLQ (or every type's). Throws `jobs:dlq-entry-not-found` if none has it. */
+  async show(id: string, type?: string): Promise<DeadLetterEntry> {
+    return (await this.locate(id, type)).entry;
   }
 
   /**
