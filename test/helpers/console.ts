@@ -1,11 +1,14 @@
 // A console on a real dev server for the console's tests: a worker on its own task queue, the
 // console over the built-in catalog and the test database, and a real Chromium driven by
 // playwright-core.
+import assert from 'node:assert/strict';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { JobClient } from '../../src/client/job-client';
 import { startConsole, type RunningConsole, type StartConsoleOptions } from '../../src/console/server';
 import { catalog } from '../../src/jobs/catalog';
+import type { DeadLetterEntry } from '../../src/workflow/dead-letter-entries';
 import { chromiumPath } from './browser';
+import { waitFor } from './dlq';
 import { createTestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId, type JobsTestEnv, type TestWorker } from './env';
 import { createActivities, testActivityDeps } from './worker';
 
@@ -46,4 +49,28 @@ export async function stopConsoleTestEnv(t: Partial<ConsoleTestEnv & { running: 
 export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext();
   return { context, page: await context.newPage() };
+}
+
+/** Signs `name` in through the sign-in page in a fresh browser context; returns it, its page and the session's CSRF token. */
+export async function signIn(browser: Browser, url: string, name: string, password: string): Promise<{ context: BrowserContext; page: Page; csrf: string }> {
+  const { context, page } = await newPage(browser);
+  await page.goto(`${url}/login`);
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  const headers = JSON.parse((await page.locator('body').getAttribute('hx-headers')) ?? '{}') as { 'X-CSRF-Token'?: string };
+  return { context, page, csrf: headers['X-CSRF-Token'] ?? '' };
+}
+
+/** Enqueues `n` payments from alice that fail for good (e.g. to an account that does not exist), and waits for their DLQ entries. */
+export async function failPayments(t: ConsoleTestEnv, n: number, payment: { toAccount: string; amount?: number }): Promise<DeadLetterEntry[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const { id, handle } = await t.jobs.enqueue('process-payment', { paymentId: uniqueId('pay'), fromAccount: 'alice', currency: 'EUR', amount: 100 + i, ...payment });
+    await assert.rejects(handle.result());
+    ids.push(id);
+  }
+  const entries = await waitFor(() => t.jobs.deadLetters.list({ type: 'process-payment', status: 'all' }), (all) => ids.every((id) => all.some((e) => e.id === id)), 20_000);
+  return ids.map((id) => entries.find((e) => e.id === id)!);
 }
