@@ -1,5 +1,6 @@
 import type { AuditRecord, DeadLetterEntry } from '../workflow/dead-letter-entries';
 import type { JobError, JobRecord } from './job-record';
+import type { RedrivePlan } from './redrive-plan';
 
 /** A job error as `type: message`, or the message alone when it has no type. */
 export function formatJobError(error: JobError): string {
@@ -82,4 +83,15 @@ export function formatDeadLetterEntry(entry: DeadLetterEntry): string {
     .filter((row): row is [string, string] => row[1] !== undefined)
     .map(([k, v]) => sanitizeForTerminal(`${`${k}:`.padEnd(15)}${v}`));
   return [...fields, 'audit:', ...entry.audit.map((r) => `  ${formatAuditRecord(r)}`)].join('\n');
+}
+
+/**
+ * A redrive plan as lines: the job, then each step and what the redrive does to it; a step done and
+ * not undone in capitals, since it takes effect a second time.
+ */
+export function formatRedrivePlan(plan: RedrivePlan): string {
+  const head = `${plan.id}${plan.execution ? ` (failed execution ${plan.execution})` : ''}`;
+  const width = Math.max(0, ...plan.steps.map((s) => s.step.length));
+  const steps = plan.steps.map((s) => `  ${s.step.padEnd(width)}  ${s.fate === 'done-not-undone' ? `${s.effect.toUpperCase()} (a double effect)` : s.effect}`);
+  return sanitizeForTerminal([head, ...steps, ...(plan.problem ? [`  (${plan.problem})`] : [])].join('\n'));
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
-import { formatDeadLetterEntry, formatJobRecord } from '../../src/client/format';
+import { formatDeadLetterEntry, formatJobRecord, formatRedrivePlan } from '../../src/client/format';
+import { planSteps } from '../../src/client/redrive-plan';
 import { jobctlUser } from '../../src/client/cli-support';
 import type { DeadLetterEntry } from '../../src/workflow/dead-letter-entries';
 
@@ -54,5 +55,22 @@ describe('jobctl user for the audit trail (jobctlUser)', () => {
     assert.equal(jobctlUser({}), os.userInfo().username);
     assert.equal(jobctlUser({ JOBCTL_USER: '' }), os.userInfo().username);
     assert.throws(() => jobctlUser({ JOBCTL_USER: 'x'.repeat(201) }), /JOBCTL_USER: must be a name of at most 200 characters/);
+  });
+});
+
+describe('jobctl dlq redrive --dry-run step plan (formatRedrivePlan)', () => {
+  it('prints each step and what a redrive does to it; a step done and not undone stands out', () => {
+    const steps = planSteps(['reserve', 'capture', 'release'], [
+      { step: 'reserve', created_at: '2026-12-01T00:00:01.000Z' },
+      { step: 'capture', created_at: '2026-12-01T00:00:02.000Z' },
+      { step: 'compensate:reserve', created_at: '2026-12-01T00:00:03.000Z' },
+    ]);
+    const text = formatRedrivePlan({ id: 'payment:p1', type: 'process-payment', execution: 'run-1', ledger: true, steps, doubleEffects: ['capture'] });
+    assert.deepEqual(text.split('\n'), [
+      'payment:p1 (failed execution run-1)',
+      '  reserve  done, then undone by compensation: it will run again',
+      '  capture  DONE AND NOT UNDONE: IT WILL RUN AGAIN (a double effect)',
+      '  release  not recorded as done: it will run',
+    ]);
   });
 });
