@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { loadConfig } from '../shared/config';
+import { openJobsDatabase } from './cli-database';
 import { UsageError, parsePort, withClient } from './cli-support';
 
 /** Adds `jobctl console` and `jobctl console hash-password`. */
@@ -15,10 +14,8 @@ export function addConsoleCommand(program: Command): void {
       await withClient(async (jobs) => {
         // Loaded here, so that no other jobctl command pays for the web stack.
         const { startConsole } = await import('../console/server.js');
-        const { openDatabase } = await import('../db/database.js');
-        const config = loadConfig();
-        // The ledger, for the redrive preview: DATABASE_URL, or npm start's SQLite file if it is here.
-        const db = process.env.DATABASE_URL || existsSync(config.databaseUrl) ? openDatabase(config.databaseUrl) : undefined;
+        // The ledger, for the redrive preview.
+        const db = await openJobsDatabase();
         const running = await startConsole({ jobs, db, host: opts.host, port });
         console.log(`console on ${running.url}${running.accounts ? '' : ' (loopback, no accounts: you are the operator "local")'}; Ctrl-C stops it`);
         await new Promise<void>((resolve) => process.once('SIGINT', resolve).once('SIGTERM', resolve));

@@ -3,8 +3,12 @@
 // reports its progress on standard error, so any number of entries runs in bounded memory.
 import type { Command } from 'commander';
 import type { DeadLetterSelection, DiscardOutcome, RedriveOutcome } from './dead-letters';
-import { JobFailedError as BulkFailedError, UsageError, parseJson, parseRate, withClient } from './cli-support';
-import { formatTable } from './format';
+import { JobFailedError as BulkFailedError, UsageError, jobctlUser, parseJson, parseRate, withClient } from './cli-support';
+import type { CatalogNeed } from './cli-catalog';
+import { openJobsDatabase } from './cli-database';
+import { formatRedrivePlan, formatTable } from './format';
+import type { JobClient } from './job-client';
+import { readRedrivePlan } from './redrive-plan';
 
 interface BulkFlags {
   type?: string;
@@ -78,6 +82,25 @@ async function report<O extends { id: string; error?: string; dryRun?: boolean }
   if (failed > 0) throw new BulkFailedError(`${failed} of ${done} ${verb.base}(s) failed; first: ${firstError}`);
 }
 
+/** Jobs of a dry run whose step plan is printed. */
+const plannedJobs = 5;
+
+/** The ledger's step plan of the first few selected jobs: what their failed executions did, and so what a redrive runs again. */
+async function printStepPlans(c: JobClient, selected: DeadLetterSelection): Promise<void> {
+  const entries = await c.deadLetters.list({ ...selected, status: 'dead-lettered', limit: plannedJobs });
+  if (entries.length === 0) return;
+  const db = await openJobsDatabase();
+  try {
+    const plans = await Promise.all(entries.map((e) => readRedrivePlan(c, db, e)));
+    console.log(`\nstep plan${entries.length === plannedJobs ? ` of the first ${plannedJobs}` : ''} (a redrive starts a new execution: every step runs again):`);
+    for (const plan of plans) console.log(formatRedrivePlan(plan));
+    const doubled = plans.reduce((n, p) => n + p.doubleEffects.length, 0);
+    if (doubled > 0) console.log(`${doubled} step(s) done and not undone: a redrive runs them again`);
+  } finally {
+    await db?.destroy();
+  }
+}
+
 /** Adds `dlq redrive` and `dlq discard`. */
 export function addBulkCommands(dlq: Command): void {
   dlq
@@ -87,7 +110,7 @@ export function addBulkCommands(dlq: Command): void {
     .option('--type <type>', 'with --fingerprint or --all: only this job type')
     .option('--fingerprint <f>', 'redrive every job of this failure group')
     .option('--all', 'redrive every dead-lettered job')
-    .option('--dry-run', 'print what would be redriven and change nothing')
+    .option('--dry-run', 'print what would be redriven, and the step plan of the first few from the ledger, and change nothing')
     .option('--rate <n/s>', 'at most this many restarts per second, e.g. 5/s')
     .option('--concurrency <n>', 'at most this many restarts in flight at once', '8')
     .option('--patch <json>', 'JSON Merge Patch applied to each payload, validated against every entry before anything restarts')
@@ -97,21 +120,25 @@ export function addBulkCommands(dlq: Command): void {
       const selected = selection('redrive', id, opts);
       const ratePerSecond = opts.rate === undefined ? undefined : parseRate(opts.rate);
       const patch = opts.patch === undefined ? undefined : parseJson(opts.patch, '--patch');
+      const by = jobctlUser();
+      // A patch is checked against the catalog; a dry run's step plan names the type's declared steps when it is here.
+      const catalogNeed: CatalogNeed = patch !== undefined ? 'required' : opts.dryRun ? 'optional' : 'none';
       await withClient(async (c) => {
         if (id !== undefined && !opts.dryRun) {
           // One job: its own error (not found: exit 1; not dead-lettered or a bad patch: exit 2).
-          const { runId } = await c.deadLetters.redrive(id, { patch, reason: opts.reason });
+          const { runId } = await c.deadLetters.redrive(id, { patch, reason: opts.reason, by });
           return console.log(opts.json ? JSON.stringify([{ id, runId }], null, 2) : `${id}: redriven (run ${runId})`);
         }
         if (id !== undefined) await c.deadLetters.show(id);
         await report<RedriveOutcome>(
           { past: 'redriven', base: 'redrive' },
-          c.deadLetters.redriveAll(selected, { patch, reason: opts.reason, ratePerSecond, concurrency: parseConcurrency(opts), dryRun: opts.dryRun }),
+          c.deadLetters.redriveAll(selected, { patch, reason: opts.reason, by, ratePerSecond, concurrency: parseConcurrency(opts), dryRun: opts.dryRun }),
           opts,
           (o) => (o.error ? `${o.id}: not redriven: ${o.error}` : `${o.id}: redriven (run ${o.runId})`),
           (o) => ({ id: o.id, type: o.type, wouldStartWith: JSON.stringify(o.payload) }),
         );
-      }, patch === undefined ? 'none' : 'required', 'dlq redrive --patch');
+        if (opts.dryRun && !opts.json) await printStepPlans(c, selected);
+      }, catalogNeed, 'dlq redrive --patch');
     });
 
   dlq
@@ -129,15 +156,16 @@ export function addBulkCommands(dlq: Command): void {
     .action(async (id: string | undefined, opts: BulkFlags) => {
       const selected = selection('discard', id, opts);
       const ratePerSecond = opts.rate === undefined ? undefined : parseRate(opts.rate);
+      const by = jobctlUser();
       await withClient(async (c) => {
         if (id !== undefined && !opts.dryRun) {
-          await c.deadLetters.discard(id, opts.reason);
+          await c.deadLetters.discard(id, { reason: opts.reason, by });
           return console.log(opts.json ? JSON.stringify([{ id, discarded: true }], null, 2) : `${id}: discarded`);
         }
         if (id !== undefined) await c.deadLetters.show(id);
         await report<DiscardOutcome>(
           { past: 'discarded', base: 'discard' },
-          c.deadLetters.discardAll(selected, { reason: opts.reason, ratePerSecond, concurrency: parseConcurrency(opts), dryRun: opts.dryRun }),
+          c.deadLetters.discardAll(selected, { reason: opts.reason, by, ratePerSecond, concurrency: parseConcurrency(opts), dryRun: opts.dryRun }),
           opts,
           (o) => (o.error ? `${o.id}: not discarded: ${o.error}` : `${o.id}: discarded`),
           (o) => ({ id: o.id, type: o.type }),

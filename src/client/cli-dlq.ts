@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import { parseLimit, withClient } from './cli-support';
 import { addBulkCommands } from './cli-dlq-bulk';
-import { formatJobError, formatTable } from './format';
+import { formatDeadLetterEntry, formatJobError, formatTable } from './format';
 
 /** Adds `dlq list|groups|show|redrive|discard` to jobctl. */
 export function addDeadLetterCommands(program: Command): void {
@@ -45,10 +45,12 @@ export function addDeadLetterCommands(program: Command): void {
 
   dlq
     .command('show')
-    .description('Print one entry: the job record, its final error, fingerprint and audit trail')
+    .description('Print one entry: the job record, its final error, fingerprint and audit trail (who did what, when, why)')
     .argument('<id>', 'job ID')
-    .action(async (id: string) => {
-      console.log(JSON.stringify(await withClient((c) => c.deadLetters.show(id)), null, 2));
+    .option('--json', 'print the entry as JSON')
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const entry = await withClient((c) => c.deadLetters.show(id));
+      console.log(opts.json ? JSON.stringify(entry, null, 2) : formatDeadLetterEntry(entry));
     });
 
   addBulkCommands(dlq);

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '../shared/sdk-internals';
 import { ErrorType, JobsError, describe } from '../shared/errors';
@@ -92,6 +93,24 @@ export function parseRate(text: string): number {
   const n = Number(text.replace(/\/s$/, ''));
   if (!Number.isFinite(n) || n <= 0 || n > 1000) throw new UsageError(`--rate: must look like 5/s (more than 0, at most 1000 per second), got ${JSON.stringify(text)}`);
   return n;
+}
+
+/**
+ * Who runs jobctl, for the DLQ's audit trail: JOBCTL_USER when set (a shared account, a CI job
+ * naming the person), else the OS user. A system without a user name for this process (a
+ * container's bare UID) is `uid:<n>`.
+ */
+export function jobctlUser(env: NodeJS.ProcessEnv = process.env): string {
+  const named = env.JOBCTL_USER?.trim();
+  if (named) {
+    if (named.length > 200) throw new UsageError(`JOBCTL_USER: must be a name of at most 200 characters, got ${named.length}`);
+    return named;
+  }
+  try {
+    return os.userInfo().username;
+  } catch {
+    return `uid:${process.getuid?.() ?? 'unknown'}`;
+  }
 }
 
 /**

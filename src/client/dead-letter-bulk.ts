@@ -31,6 +31,10 @@ export interface BulkOptions {
   dryRun?: boolean;
   /** Why, for each entry's audit trail. */
   reason?: string;
+  /** Who acts, for each entry's audit trail. @defaultValue unrecorded */
+  by?: string;
+  /** Stops starting operations once aborted (a pause for the rate is cut short); those in flight finish and are reported. @defaultValue never aborted */
+  signal?: AbortSignal;
 }
 
 /** What came of redriving one entry. */
@@ -64,34 +68,38 @@ export interface DiscardOutcome {
 /** What a bulk operation calls on the DLQ. */
 export interface BulkTarget {
   patchedPayload(entry: DeadLetterEntry, patch: unknown): unknown;
-  restart(located: LocatedEntry, options: { patch?: unknown; reason?: string }): Promise<RedriveResult>;
-  discard(located: LocatedEntry, reason?: string): Promise<unknown>;
+  restart(located: LocatedEntry, options: { patch?: unknown; reason?: string; by?: string }): Promise<RedriveResult>;
+  discard(located: LocatedEntry, options: { reason?: string; by?: string }): Promise<unknown>;
 }
 
 /** The entries to operate on: a list, or a read of the DLQs bounded by the operation's start time. */
 export type BulkSource = readonly LocatedEntry[] | ((snapshot: string) => AsyncIterable<LocatedEntry>);
 
-/** Waits so that two operations start at least `1 / rate` seconds apart; returns the start time. */
-function pacer(ratePerSecond?: number): () => Promise<Date> {
+/** Waits so that two operations start at least `1 / rate` seconds apart; returns the start time, or nothing once `signal` is aborted. */
+function pacer(ratePerSecond?: number, signal?: AbortSignal): () => Promise<Date | undefined> {
   let last: number | undefined;
   return async () => {
     if (ratePerSecond && last !== undefined) {
       const wait = last + 1000 / ratePerSecond - Date.now();
-      if (wait > 0) await sleep(wait);
+      if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => undefined);
     }
+    if (signal?.aborted) return undefined;
     last = Date.now();
     return new Date(last);
   };
 }
 
 /**
- * Runs `run` over `items` with at most `concurrency` in flight, each started after `pace`, and
- * yields the outcomes in the order the items came. `run` reports failures in its outcome, never rejects.
+ * Runs `run` over `items` with at most `concurrency` in flight, each started after `pace` (until
+ * it answers nothing: aborted), and yields the outcomes in the order the items came. `run` reports
+ * failures in its outcome, never rejects.
  */
-async function* pooled<I, O>(items: AsyncIterable<I> | Iterable<I>, concurrency: number, pace: () => Promise<Date>, run: (item: I, startedAt: Date) => Promise<O>): AsyncGenerator<O> {
+async function* pooled<I, O>(items: AsyncIterable<I> | Iterable<I>, concurrency: number, pace: () => Promise<Date | undefined>, run: (item: I, startedAt: Date) => Promise<O>): AsyncGenerator<O> {
   const inFlight: Promise<O>[] = [];
   for await (const item of items) {
-    inFlight.push(run(item, await pace()));
+    const at = await pace();
+    if (!at) break;
+    inFlight.push(run(item, at));
     if (inFlight.length >= Math.max(1, concurrency)) yield await inFlight.shift()!;
   }
   while (inFlight.length > 0) yield await inFlight.shift()!;
@@ -101,7 +109,7 @@ async function* pooled<I, O>(items: AsyncIterable<I> | Iterable<I>, concurrency:
  * Redrives each entry, validating a patch against every entry first (a patch that one entry's
  * schema refuses restarts none: its error names the field and the job).
  */
-export async function* bulkRedrive(target: BulkTarget, source: BulkSource, options: { patch?: unknown; reason?: string } & Omit<BulkOptions, 'reason'>): AsyncGenerator<RedriveOutcome> {
+export async function* bulkRedrive(target: BulkTarget, source: BulkSource, options: { patch?: unknown } & BulkOptions): AsyncGenerator<RedriveOutcome> {
   const snapshot = new Date().toISOString();
   const read = () => (typeof source === 'function' ? source(snapshot) : source);
   if (options.patch !== undefined) for await (const { entry } of read()) target.patchedPayload(entry, options.patch);
@@ -109,7 +117,7 @@ export async function* bulkRedrive(target: BulkTarget, source: BulkSource, optio
     for await (const { entry } of read()) yield { id: entry.id, type: entry.type, payload: target.patchedPayload(entry, options.patch), dryRun: true };
     return;
   }
-  yield* pooled(read(), options.concurrency ?? 8, pacer(options.ratePerSecond), async (located, at): Promise<RedriveOutcome> => {
+  yield* pooled(read(), options.concurrency ?? 8, pacer(options.ratePerSecond, options.signal), async (located, at): Promise<RedriveOutcome> => {
     const { entry } = located;
     const payload = target.patchedPayload(entry, options.patch);
     const startedAt = at.toISOString();
@@ -130,10 +138,10 @@ export async function* bulkDiscard(target: BulkTarget, source: BulkSource, optio
     for await (const { entry } of read()) yield { id: entry.id, type: entry.type, dryRun: true };
     return;
   }
-  yield* pooled(read(), options.concurrency ?? 8, pacer(options.ratePerSecond), async (located, at): Promise<DiscardOutcome> => {
+  yield* pooled(read(), options.concurrency ?? 8, pacer(options.ratePerSecond, options.signal), async (located, at): Promise<DiscardOutcome> => {
     const { entry } = located;
     try {
-      await target.discard(located, options.reason);
+      await target.discard(located, { reason: options.reason, by: options.by });
       return { id: entry.id, type: entry.type, discardedAt: at.toISOString() };
     } catch (err) {
       return { id: entry.id, type: entry.type, error: describe(err) };

@@ -5,7 +5,7 @@ import type { Catalog } from '../catalog/catalog';
 import { NoCatalogError } from '../catalog/catalog-error';
 import { deadLetterShardOf, deadLetterShardWorkflowId, deadLetterWorkflowIds, jobTypeOfDeadLetterWorkflow } from '../catalog/dead-letter-shards';
 import { deadLetterWorkflowId } from '../catalog/dead-letter';
-import { ErrorType, JobsError, describe } from '../shared/errors';
+import { ErrorType, InvalidOptionError, JobsError, describe } from '../shared/errors';
 import { discardUpdate, redriveUpdate, type RedriveResult } from '../workflow/dead-letter';
 import { compareEntries, type DeadLetterEntry, type DeadLetterFilter, type DeadLetterGroup, type DeadLetterStatus } from '../workflow/dead-letter-entries';
 import { validateRedrivePayload } from '../catalog/validate';
@@ -14,6 +14,16 @@ import { decodeCursor, encodeCursor, readCounts, readEntries, readGroups, type L
 import { bulkDiscard, bulkRedrive, type BulkOptions, type DeadLetterSelection, type DiscardOutcome, type RedriveOutcome } from './dead-letter-bulk';
 
 export type { BulkOptions, DeadLetterSelection, DiscardOutcome, RedriveOutcome };
+
+/** Longest `by` an audit record keeps: a name, not a document. */
+export const maxActorLength = 200;
+
+/** Refuses a `by` that is empty or too long, naming the option, before anything is changed. */
+function checkActor(by: string | undefined): void {
+  if (by !== undefined && (typeof by !== 'string' || by.length === 0 || by.length > maxActorLength)) {
+    throw new InvalidOptionError([{ path: 'by', message: `must be a name of 1 to ${maxActorLength} characters, got ${JSON.stringify(by)?.slice(0, 60)}` }]);
+  }
+}
 
 /** A dead-letter operation was refused: no such entry, or not in a state it applies to. */
 export class DeadLetterError extends JobsError {}
@@ -41,6 +51,16 @@ export interface RedriveOptions {
   patch?: unknown;
   /** Why, for the audit trail. */
   reason?: string;
+  /** Who redrives, for the audit trail (the console's user, jobctl's OS user). @defaultValue unrecorded */
+  by?: string;
+}
+
+/** Options of {@link DeadLetterQueue.discard}. */
+export interface DiscardOptions {
+  /** Why, for the audit trail. */
+  reason?: string;
+  /** Who discards, for the audit trail. @defaultValue unrecorded */
+  by?: string;
 }
 
 /**
@@ -112,9 +132,9 @@ export class DeadLetterQueue {
     return Object.fromEntries(await Promise.all(types.map(async (t) => [t, await readCounts(this.client, this.taskQueue, t)] as const)));
   }
 
-  /** The entry of a job, whatever its status. Throws `jobs:dlq-entry-not-found` if no DLQ has it. */
-  async show(id: string): Promise<DeadLetterEntry> {
-    return (await this.locate(id)).entry;
+  /** The entry of a job, whatever its status, looked up in `type`'s DLQ (or every type's). Throws `jobs:dlq-entry-not-found` if none has it. */
+  async show(id: string, type?: string): Promise<DeadLetterEntry> {
+    return (await this.locate(id, type)).entry;
   }
 
   /**
@@ -129,6 +149,7 @@ export class DeadLetterQueue {
 
   /** Starts a dead-lettered job again under its own ID. The patch is validated before anything restarts. */
   async redrive(id: string, options: RedriveOptions = {}): Promise<RedriveResult> {
+    checkActor(options.by);
     const located = await this.locate(id);
     this.patchedPayload(located.entry, options.patch);
     return this.restart(located, options);
@@ -140,6 +161,7 @@ export class DeadLetterQueue {
    * streams instead of holding the entries.
    */
   async redriveMany(entries: DeadLetterEntry[], options: RedriveOptions & Omit<BulkOptions, 'reason'> = {}): Promise<RedriveOutcome[]> {
+    checkActor(options.by);
     const outcomes: RedriveOutcome[] = [];
     // Each entry is found where it lives (its shard, or the unsharded DLQ of 0.2), as `redrive` finds it.
     const locate = (e: DeadLetterEntry) => this.locate(e.id, e.type);
@@ -156,17 +178,24 @@ export class DeadLetterQueue {
    * the plan and changes nothing. A patch is checked against every entry before the first restart.
    */
   redriveAll(selection: DeadLetterSelection, options: RedriveOptions & Omit<BulkOptions, 'reason'> = {}): AsyncGenerator<RedriveOutcome> {
+    checkActor(options.by);
     return bulkRedrive(this.bulkTarget(), (snapshot) => this.located({ ...selection, status: 'dead-lettered', failedBefore: selection.failedBefore ?? snapshot }), options);
   }
 
-  /** Gives up on a dead-lettered job; the entry stays, marked discarded, with the reason in its audit trail. */
-  async discard(id: string, reason?: string): Promise<DeadLetterEntry> {
+  /**
+   * Gives up on a dead-lettered job; the entry stays, marked discarded, with the reason (and who
+   * discarded it) in its audit trail. A string is the reason alone, as before 0.4.
+   */
+  async discard(id: string, options: DiscardOptions | string = {}): Promise<DeadLetterEntry> {
+    const { reason, by } = typeof options === 'string' ? { reason: options, by: undefined } : options;
+    checkActor(by);
     const located = await this.locate(id);
-    return this.update(located.workflowId, (h, updateId) => h.executeUpdate(discardUpdate, { args: [{ id, reason }], updateId }));
+    return this.bulkTarget().discard(located, { reason, by });
   }
 
   /** Discards every dead-lettered entry the selection names that failed before the call, streaming outcomes. */
   discardAll(selection: DeadLetterSelection, options: BulkOptions = {}): AsyncGenerator<DiscardOutcome> {
+    checkActor(options.by);
     return bulkDiscard(this.bulkTarget(), (snapshot) => this.located({ ...selection, status: 'dead-lettered', failedBefore: selection.failedBefore ?? snapshot }), options);
   }
 
@@ -174,8 +203,8 @@ export class DeadLetterQueue {
     return {
       patchedPayload: (entry: DeadLetterEntry, patch: unknown) => this.patchedPayload(entry, patch),
       restart: (located: LocatedEntry, options: RedriveOptions) => this.restart(located, options),
-      discard: (located: LocatedEntry, reason?: string) =>
-        this.update(located.workflowId, (h, updateId) => h.executeUpdate(discardUpdate, { args: [{ id: located.entry.id, reason }], updateId })),
+      discard: (located: LocatedEntry, { reason, by }: DiscardOptions) =>
+        this.update(located.workflowId, (h, updateId) => h.executeUpdate(discardUpdate, { args: [{ id: located.entry.id, reason, by }], updateId })),
     };
   }
 
@@ -198,7 +227,7 @@ export class DeadLetterQueue {
 
   /** Sends the redrive update; the patch has been validated. */
   private restart({ entry, workflowId }: LocatedEntry, options: RedriveOptions): Promise<RedriveResult> {
-    return this.update(workflowId, (h, updateId) => h.executeUpdate(redriveUpdate, { args: [{ id: entry.id, patch: options.patch, reason: options.reason }], updateId }));
+    return this.update(workflowId, (h, updateId) => h.executeUpdate(redriveUpdate, { args: [{ id: entry.id, patch: options.patch, reason: options.reason, by: options.by }], updateId }));
   }
 
   private async update<T>(workflowId: string, run: (h: ReturnType<Client['workflow']['getHandle']>, updateId: string) => Promise<T>): Promise<T> {

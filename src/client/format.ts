@@ -1,4 +1,6 @@
+import type { AuditRecord, DeadLetterEntry } from '../workflow/dead-letter-entries';
 import type { JobError, JobRecord } from './job-record';
+import type { RedrivePlan } from './redrive-plan';
 
 /** A job error as `type: message`, or the message alone when it has no type. */
 export function formatJobError(error: JobError): string {
@@ -51,4 +53,45 @@ export function formatTable<T extends object>(rows: T[], columns: (keyof T & str
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
   const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
   return [line(columns), ...cells.map(line)].join('\n');
+}
+
+/** One audit record as a line: `<at>  <action>  by <who>: <result> (<detail>) patch <json>`. */
+export function formatAuditRecord(record: AuditRecord): string {
+  const by = record.by === undefined ? '' : `by ${record.by}: `;
+  const detail = record.detail === undefined ? '' : ` (${record.detail})`;
+  const patch = record.patch === undefined ? '' : ` patch ${JSON.stringify(record.patch)}`;
+  return sanitizeForTerminal(`${record.at}  ${record.action.padEnd(13)}  ${by}${record.result}${detail}${patch}`);
+}
+
+/** A DLQ entry as aligned `field: value` lines and its audit trail, one line per operation; `--json` prints the entry itself. */
+export function formatDeadLetterEntry(entry: DeadLetterEntry): string {
+  const rows: [string, string | undefined][] = [
+    ['id', entry.id],
+    ['type', entry.type],
+    ['status', entry.status],
+    ['attempts', String(entry.attempts)],
+    ['failures', String(entry.failures)],
+    ['createdAt', entry.createdAt],
+    ['firstFailedAt', entry.firstFailedAt],
+    ['lastFailedAt', entry.lastFailedAt],
+    ['lastRunId', entry.lastRunId],
+    ['error', formatJobError(entry.error)],
+    ['fingerprint', `${entry.fingerprint} (${entry.fingerprintText})`],
+    ['payload', JSON.stringify(entry.payload)],
+  ];
+  const fields = rows
+    .filter((row): row is [string, string] => row[1] !== undefined)
+    .map(([k, v]) => sanitizeForTerminal(`${`${k}:`.padEnd(15)}${v}`));
+  return [...fields, 'audit:', ...entry.audit.map((r) => `  ${formatAuditRecord(r)}`)].join('\n');
+}
+
+/**
+ * A redrive plan as lines: the job, then each step and what the redrive does to it; a step done and
+ * not undone in capitals, since it takes effect a second time.
+ */
+export function formatRedrivePlan(plan: RedrivePlan): string {
+  const head = `${plan.id}${plan.execution ? ` (failed execution ${plan.execution})` : ''}`;
+  const width = Math.max(0, ...plan.steps.map((s) => s.step.length));
+  const steps = plan.steps.map((s) => `  ${s.step.padEnd(width)}  ${s.fate === 'done-not-undone' ? `${s.effect.toUpperCase()} (a double effect)` : s.effect}`);
+  return sanitizeForTerminal([head, ...steps, ...(plan.problem ? [`  (${plan.problem})`] : [])].join('\n'));
 }

@@ -3,7 +3,7 @@
 // classes its calls throw (src/shared/errors.ts, DeadLetterError, the catalog errors, MissingSearchAttributeError).
 export { JobClient, type EnqueueOptions, type EnqueueResult, type JobClientOptions, type JobClientConnectOptions } from './job-client';
 export { JobSchedules, type CreateScheduleOptions, type ScheduleSummary } from './schedules';
-export { DeadLetterQueue, DeadLetterError, type DeadLetterListOptions, type RedriveOptions, type RedriveOutcome } from './dead-letters';
+export { DeadLetterQueue, DeadLetterError, type DeadLetterListOptions, type DiscardOptions, type RedriveOptions, type RedriveOutcome } from './dead-letters';
 export type { JobRecord, JobStatus, JobError } from './job-record';
 // What the DLQ's list, show and groups return, and the test kit's deadLetter: nameable by callers.
 export type { AuditRecord, DeadLetterEntry, DeadLetterGroup, DeadLetterStatus } from '../workflow/dead-letter-entries';

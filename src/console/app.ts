@@ -4,13 +4,20 @@ import { secureHeaders } from 'hono/secure-headers';
 import { describe, JobsError } from '../shared/errors';
 import { assetRoutes } from './assets';
 import { authenticate } from './auth';
+import { canaryRoutes } from './canary';
 import type { ConsoleDeps, ConsoleEnv } from './context';
+import { deadLetterActionRoutes } from './dead-letter-actions';
+import { deadLetterEntryRoutes } from './dead-letter-entry';
+import { deadLetterGroupRoutes } from './dead-letter-group';
+import { deadLetterGroupsRoutes } from './dead-letter-groups';
 import { jobPageRoutes } from './job-page';
 import { jobsListRoutes } from './jobs-list';
 import { loginRoutes } from './login';
 import { overviewRoutes } from './overview';
+import { redrivePreviewRoutes } from './redrive-preview-page';
 import { scheduleRoutes } from './schedules-page';
 import { SessionSigner } from './session';
+import { taskRoutes } from './tasks';
 
 /** Builds the console's Hono app over its dependencies; {@link startConsole} serves it. */
 export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
@@ -43,6 +50,13 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
   app.route('/', jobsListRoutes(deps));
   app.route('/', jobPageRoutes(deps));
   app.route('/', scheduleRoutes(deps));
+  app.route('/', deadLetterGroupsRoutes(deps));
+  app.route('/', deadLetterEntryRoutes(deps));
+  app.route('/', redrivePreviewRoutes(deps));
+  app.route('/', canaryRoutes(deps));
+  app.route('/', deadLetterActionRoutes(deps));
+  app.route('/', deadLetterGroupRoutes(deps));
+  app.route('/', taskRoutes(deps));
   app.onError((err, c) => {
     const status = err instanceof JobsError && /not-found/.test(err.type) ? 404 : err instanceof JobsError ? 400 : 500;
     return c.text(describe(err), status);

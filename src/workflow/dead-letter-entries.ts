@@ -16,6 +16,8 @@ export interface AuditRecord {
   detail?: string;
   /** For a patched redrive: the JSON Merge Patch applied to the payload before it. */
   patch?: unknown;
+  /** Who acted: the console's signed-in user, or `jobctl`'s OS user (JOBCTL_USER). Unset for `dead-lettered`, and for operations from clients before 0.4. */
+  by?: string;
 }
 
 /** A failed job, as the hand-off activity reports it to the DLQ. */

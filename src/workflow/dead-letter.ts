@@ -62,6 +62,8 @@ export interface RedriveInput {
   patch?: unknown;
   /** Why, for the audit trail. */
   reason?: string;
+  /** Who redrives, for the audit trail. @defaultValue unrecorded */
+  by?: string;
 }
 
 /** Result of {@link redriveUpdate}. */
@@ -76,6 +78,8 @@ export interface DiscardInput {
   id: string;
   /** Why, for the audit trail. */
   reason?: string;
+  /** Who discards, for the audit trail. @defaultValue unrecorded */
+  by?: string;
 }
 
 /** Input of {@link deadLettersSignal}: the hand-offs one worker gathered for one shard. */
@@ -142,7 +146,7 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
 
   setHandler(
     redriveUpdate,
-    async ({ id, patch, reason }) => {
+    async ({ id, patch, reason, by }) => {
       const entry = deadLettered(state, id);
       const payload = patch === undefined ? entry.payload : mergePatch(entry.payload, patch);
       entry.status = 'redriving';
@@ -153,14 +157,14 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
         if (current === entry) Object.assign(entry, { status: 'redriven', payload });
         const record: AuditRecord = { at: now(), action: 'redrive', result: `started run ${runId}`, detail: reason };
         if (patch !== undefined) record.patch = patch;
-        current.audit = appendAudit(current.audit, record);
+        current.audit = appendAudit(current.audit, actedBy(record, by));
         log.info('job:redriven', { jobId: id, jobType: entry.type, workflowId: id, runId, attempts: entry.attempts, patched: patch !== undefined, reason });
         countJob(jobMetrics.redriven, entry.type);
         return { id, runId };
       } catch (err) {
         entry.status = 'dead-lettered';
         const message = err instanceof Error ? err.message : String(err);
-        entry.audit = appendAudit(entry.audit, { at: now(), action: 'redrive', result: `failed: ${message}`, detail: reason });
+        entry.audit = appendAudit(entry.audit, actedBy({ at: now(), action: 'redrive', result: `failed: ${message}`, detail: reason }, by));
         // A patch the job type's schema refuses is named as such: the operator fixes the patch.
         const invalid = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === ErrorType.InvalidPayload;
         throw ApplicationFailure.nonRetryable(`redrive of ${id} failed: ${invalid ? (err.cause as ApplicationFailure).message : message}`, invalid ? ErrorType.InvalidPayload : ErrorType.DlqInvalidState);
@@ -171,10 +175,10 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
 
   setHandler(
     discardUpdate,
-    ({ id, reason }) => {
+    ({ id, reason, by }) => {
       const entry = deadLettered(state, id);
       entry.status = 'discarded';
-      entry.audit = appendAudit(entry.audit, { at: now(), action: 'discard', result: 'discarded', detail: reason });
+      entry.audit = appendAudit(entry.audit, actedBy({ at: now(), action: 'discard', result: 'discarded', detail: reason }, by));
       return entry;
     },
     { validator: ({ id }) => void deadLettered(state, id) },
@@ -199,6 +203,14 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
  */
 function releaseStaleRedrives(state: DeadLetterState): void {
   for (const entry of Object.values(state.entries)) if (entry.status === 'redriving') entry.status = 'dead-lettered';
+}
+
+/**
+ * The record with who acted, when the operation said. Data only (no command), so histories from
+ * before `by` existed replay unchanged: their updates carry none, and their records stay as they were.
+ */
+function actedBy(record: AuditRecord, by: string | undefined): AuditRecord {
+  return by === undefined ? record : { ...record, by };
 }
 
 /** The entry of a job that is in the DLQ now; rejects the operation otherwise. */

@@ -26,14 +26,16 @@ describe('console: accessibility of every page (axe-core in Chromium)', function
     const failed = await t.jobs.enqueue('process-payment', { paymentId: uniqueId('a11y'), fromAccount: 'alice', toAccount: 'nobody', amount: 100, currency: 'EUR' });
     await failed.handle.result().catch(() => undefined);
     const [group] = await t.jobs.deadLetters.groups('process-payment');
-    const pages = ['/', '/login', '/jobs', `/jobs/${encodeURIComponent(done.id)}`, `/jobs/${encodeURIComponent(failed.id)}`, '/dead-letters', '/schedules', '/tasks'];
-    if (group) pages.push(`/dead-letters/process-payment/${encodeURIComponent(group.fingerprint)}`, `/dead-letters/entry/${encodeURIComponent(failed.id)}`);
+    assert.ok(group, 'the payment is dead-lettered');
+    await t.jobs.schedules.create('noop', {}, { every: '1h', id: uniqueId('a11y-schedule') });
+    const pages = ['/', '/login', '/jobs', `/jobs/${encodeURIComponent(done.id)}`, `/jobs/${encodeURIComponent(failed.id)}`, '/dead-letters', '/schedules', '/tasks',
+      `/dead-letters/process-payment/${encodeURIComponent(group.fingerprint)}`, `/dead-letters/entry/${encodeURIComponent(failed.id)}`];
     const { context, page } = await newPage(t.browser);
     const found: string[] = [];
     try {
       for (const path of pages) {
         const res = await page.goto(`${t.console.url}${path}`);
-        if (!res || res.status() === 404) continue;
+        assert.equal(res?.status(), 200, `${path} answers`);
         await page.locator('h1').first().waitFor();
         found.push(...(await seriousViolations(page)).map((v) => `${path}: ${v}`));
       }

@@ -1,11 +1,14 @@
 // A console on a real dev server for the console's tests: a worker on its own task queue, the
 // console over the built-in catalog and the test database, and a real Chromium driven by
 // playwright-core.
+import assert from 'node:assert/strict';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { JobClient } from '../../src/client/job-client';
 import { startConsole, type RunningConsole, type StartConsoleOptions } from '../../src/console/server';
 import { catalog } from '../../src/jobs/catalog';
+import type { DeadLetterEntry } from '../../src/workflow/dead-letter-entries';
 import { chromiumPath } from './browser';
+import { waitFor } from './dlq';
 import { createTestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId, type JobsTestEnv, type TestWorker } from './env';
 import { createActivities, testActivityDeps } from './worker';
 
@@ -52,13 +55,13 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
 export const xssProbe = '<img src=x onerror=alert(1)><script>alert(2)</script>';
 
 /** Signs in through the sign-in page in a fresh browser context, landing on `next`. */
-export async function signIn(browser: Browser, baseUrl: string, name: string, password: string, next = '/jobs'): Promise<{ context: BrowserContext; page: Page }> {
+export async function signIn(browser: Browser, baseUrl: string, name: string, password: string, next = '/jobs'): Promise<{ context: BrowserContext; page: Page; csrf: string }> {
   const { context, page } = await newPage(browser);
   await page.goto(`${baseUrl}/login?next=${encodeURIComponent(next)}`);
   await page.getByLabel('Name').fill(name);
   await page.getByLabel('Password').fill(password);
   await Promise.all([page.waitForURL((url) => url.pathname === next), page.getByRole('button', { name: 'Sign in' }).click()]);
-  return { context, page };
+  return { context, page, csrf: await csrfOf(page) };
 }
 
 /** The CSRF token of the session a page was served to (from the header htmx sends). */
@@ -78,4 +81,16 @@ export function watchPage(page: Page): { errors: string[]; dialogs: string[] } {
     void d.dismiss();
   });
   return seen;
+}
+
+/** Enqueues `n` payments from alice that fail for good (e.g. to an account that does not exist), and waits for their DLQ entries. */
+export async function failPayments(t: ConsoleTestEnv, n: number, payment: { toAccount: string; amount?: number }): Promise<DeadLetterEntry[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const { id, handle } = await t.jobs.enqueue('process-payment', { paymentId: uniqueId('pay'), fromAccount: 'alice', currency: 'EUR', amount: 100 + i, ...payment });
+    await assert.rejects(handle.result());
+    ids.push(id);
+  }
+  const entries = await waitFor(() => t.jobs.deadLetters.list({ type: 'process-payment', status: 'all' }), (all) => ids.every((id) => all.some((e) => e.id === id)), 20_000);
+  return ids.map((id) => entries.find((e) => e.id === id)!);
 }

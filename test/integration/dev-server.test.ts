@@ -239,6 +239,10 @@ describe('npm start against a real Temporal dev server', function () {
     const dry = await ctl('dlq', 'redrive', '--all', '--dry-run');
     assert.equal(dry.code, 0, dry.stderr);
     assert.match(dry.stdout, /dry run: would redrive/);
+    const plan = await ctl('dlq', 'redrive', id, '--dry-run');
+    assert.equal(plan.code, 0, plan.stderr);
+    assert.match(plan.stdout, /^ {2}reserve +done, then undone by compensation: it will run again$/m, 'the step plan from npm start\'s ledger');
+    assert.match(plan.stdout, /^ {2}capture +not recorded as done: it will run$/m);
     const redriven = await ctl('dlq', 'redrive', id, '--patch', '{"toAccount":"bob"}', '--reason', 'typo in account');
     assert.equal(redriven.code, 0, redriven.stderr);
     assert.match(redriven.stdout, /redriven \(run /);
@@ -246,7 +250,7 @@ describe('npm start against a real Temporal dev server', function () {
     assert.equal(done.code, 0, done.stderr);
     assert.equal(JSON.parse(done.stdout).toAccount, 'bob');
 
-    const shown = JSON.parse((await ctl('dlq', 'show', id)).stdout) as { status: string; audit: { action: string; detail?: string; patch?: unknown }[] };
+    const shown = JSON.parse((await ctl('dlq', 'show', id, '--json')).stdout) as { status: string; audit: { action: string; detail?: string; patch?: unknown }[] };
     assert.equal(shown.status, 'redriven');
     assert.deepEqual(shown.audit.at(-1), { ...shown.audit.at(-1), action: 'redrive', detail: 'typo in account', patch: { toAccount: 'bob' } });
 

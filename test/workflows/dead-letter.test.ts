@@ -8,7 +8,7 @@ import { DeadLetterError } from '../../src/client/dead-letters';
 import { seedDemoAccounts } from '../../src/jobs/database/seed';
 import { deadLetterShardOf, deadLetterShardWorkflowId } from '../../src/catalog/dead-letter-shards';
 import { redriveUpdate } from '../../src/workflow/dead-letter';
-import { ErrorType, InvalidPayloadError } from '../../src/shared/errors';
+import { ErrorType, InvalidOptionError, InvalidPayloadError } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { deadLetterEntries, waitFor } from '../helpers/dlq';
 import { createTestWorker, repoRoot, type TestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
@@ -91,6 +91,28 @@ describe('dead-letter queue (real dev server)', function () {
       assert.equal(listed.code, 0, listed.stderr);
       const row = (JSON.parse(listed.stdout) as { id: string; createdAt?: string }[]).find((r) => r.id === id);
       assert.equal(row?.createdAt, record.createdAt);
+    });
+  });
+
+  it('records who redrove and who discarded (by) in the audit trail, through single and bulk operations; a bad by changes nothing', async () => {
+    const { jobs, worker } = await setUp();
+    await worker.runUntil(async () => {
+      const [a, b, c] = [await failJob(jobs, 'by-a@example.com'), await failJob(jobs, 'by-b@example.com'), await failJob(jobs, 'by-c@example.com')];
+      await deadLetterEntries(env.client, jobs.taskQueue, 'send-email', 3);
+      await assert.rejects(jobs.deadLetters.discard(a, { reason: 'x', by: '' }), (err: unknown) => err instanceof InvalidOptionError && /by: must be a name/.test(err.message));
+      assert.equal((await jobs.deadLetters.show(a)).status, 'dead-lettered', 'nothing changed');
+      const first = await jobs.deadLetters.redrive(a, { reason: 'retry', by: 'ana' });
+      await assert.rejects(env.client.workflow.getHandle(a, first.runId).result());
+      const back = await waitFor(() => jobs.deadLetters.show(a), (e) => e.status === 'dead-lettered' && e.failures === 2);
+      assert.deepEqual(back.audit.map((r) => [r.action, r.by]), [['dead-lettered', undefined], ['redrive', 'ana'], ['dead-lettered', undefined]]);
+      const discarded = await jobs.deadLetters.discard(b, { reason: 'customer left', by: 'ben' });
+      assert.deepEqual([discarded.audit.at(-1)!.by, discarded.audit.at(-1)!.detail], ['ben', 'customer left']);
+      for await (const o of jobs.deadLetters.discardAll({ type: 'send-email', id: c }, { reason: 'bulk', by: 'cleo' })) assert.equal(o.error, undefined);
+      assert.deepEqual((await jobs.deadLetters.show(c)).audit.at(-1), { ...(await jobs.deadLetters.show(c)).audit.at(-1), action: 'discard', by: 'cleo', detail: 'bulk' });
+      const [byBulk] = await jobs.deadLetters.redriveMany([await jobs.deadLetters.show(a)], { by: 'dora' });
+      assert.ok(byBulk?.runId, byBulk?.error);
+      const redriven = await waitFor(() => jobs.deadLetters.show(a), (e) => e.audit.some((r) => r.by === 'dora'));
+      assert.equal(redriven.audit.find((r) => r.by === 'dora')?.action, 'redrive');
     });
   });
 
