@@ -12,6 +12,8 @@ import { deadLetterGroupRoutes } from './dead-letter-group';
 import { deadLetterGroupsRoutes } from './dead-letter-groups';
 import { jobPageRoutes } from './job-page';
 import { jobsListRoutes } from './jobs-list';
+import { frameOf } from './frame';
+import { notice, page } from './layout';
 import { loginRoutes } from './login';
 import { overviewRoutes } from './overview';
 import { redrivePreviewRoutes } from './redrive-preview-page';
@@ -59,6 +61,10 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
   app.route('/', taskRoutes(deps));
   app.onError((err, c) => {
     const status = err instanceof JobsError && /not-found/.test(err.type) ? 404 : err instanceof JobsError ? 400 : 500;
+    // A page shows the error in its frame (escaped, like everything else); anything else gets text.
+    if (c.req.method === 'GET' && c.req.header('hx-request') === undefined && c.get('session')) {
+      return c.html(page(frameOf(c, status === 500 ? 'Something went wrong' : 'This cannot be shown', 'overview'), notice('error', describe(err))), status);
+    }
     return c.text(describe(err), status);
   });
   return app;

@@ -22,6 +22,8 @@ import { createTestWorker, repoRoot, uniqueId } from '../helpers/env';
 import { freePort, runCommand } from '../helpers/processes';
 import { createActivities, testActivityDeps } from '../helpers/worker';
 import { catalog } from '../../src/jobs/catalog';
+import { startConsole } from '../../src/console/server';
+import { hashPassword } from '../../src/console/users';
 import { ProcessPaymentErrorType } from '../../src/jobs/process-payment';
 
 const keyA = newKeyEntry('a');
@@ -140,6 +142,33 @@ describe('payload encryption against a real dev server', function () {
       const ran = await runCommand(process.execPath, [path.join(repoRoot, 'bin/jobctl.js'), command, encryptedId], ctlEnv);
       assert.equal(ran.code, 1, `${command}: ${ran.stderr}`);
       assert.match(ran.stderr, /^jobs:codec-unknown-key: a payload is encrypted with key "a", and no keys are configured/, command);
+    }
+  });
+
+  it('the console decrypts payloads only when it holds the key, and never sends them to a viewer who may not see payloads', async () => {
+    const password = 'viewer-password-12';
+    const keyed = await startConsole({ jobs: jobClient(dataConverterFor({ encryptionKeys: keyA })), port: 0 });
+    const keyless = await startConsole({ jobs: jobClient(dataConverterFor({})), port: 0 });
+    const viewerOnly = await startConsole({ jobs: jobClient(dataConverterFor({ encryptionKeys: keyA })), port: 0, accounts: [{ name: 'vic', role: 'viewer', passwordHash: await hashPassword(password) }] });
+    try {
+      const jobPage = (base: string, headers: Record<string, string> = {}) => fetch(`${base}/jobs/${encodeURIComponent(encryptedId)}`, { headers });
+      const withKey = await jobPage(keyed.url);
+      assert.equal(withKey.status, 200);
+      assert.ok((await withKey.text()).includes(encryptedMarker), 'an operator of a console holding the key sees the plaintext');
+      const withoutKey = await jobPage(keyless.url);
+      const text = await withoutKey.text();
+      assert.equal(withoutKey.status, 400);
+      assert.match(text, /jobs:codec-unknown-key: a payload is encrypted with key &quot;a&quot;, and no keys are configured/, 'the page names the missing keys');
+      assert.equal(text.includes(encryptedMarker), false);
+      const signedIn = await fetch(`${viewerOnly.url}/login`, { method: 'POST', body: new URLSearchParams({ name: 'vic', password }), redirect: 'manual' });
+      const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+      const asViewer = await jobPage(viewerOnly.url, { cookie });
+      assert.equal(asViewer.status, 200);
+      const viewerHtml = await asViewer.text();
+      assert.match(viewerHtml, /hidden/);
+      assert.equal(viewerHtml.includes(encryptedMarker), false, 'the decrypted payload never reaches a viewer without payloads');
+    } finally {
+      await Promise.all([keyed.close(), keyless.close(), viewerOnly.close()]);
     }
   });
 
