@@ -44,6 +44,7 @@ describe('npm start against a real Temporal dev server', function () {
       // Never the default 9464: other workers on this machine may serve it.
       METRICS_HOST: '127.0.0.1',
       METRICS_PORT: String(await freePort()),
+      CONSOLE_PORT: String(await freePort()),
     };
   });
 
@@ -67,6 +68,8 @@ describe('npm start against a real Temporal dev server', function () {
     assert.ok(await isListening(uiPort), 'the Web UI answers');
     assert.match(running.output(), new RegExp(`Metrics: +http://127.0.0.1:${env.METRICS_PORT}/metrics`));
     assert.match(await (await fetch(`http://127.0.0.1:${env.METRICS_PORT}/metrics`)).text(), /^temporal_/m, 'the worker serves metrics');
+    assert.match(running.output(), new RegExp(`Console: +http://127.0.0.1:${env.CONSOLE_PORT} \\(loopback, no accounts`));
+    assert.match(await (await fetch(`http://127.0.0.1:${env.CONSOLE_PORT}/`)).text(), /<h1>Overview<\/h1>/, 'the console serves its overview');
 
     const id = uniqueId('it-job');
     const enqueued = await ctl('enqueue', 'send-email', payload, '--id', id);
