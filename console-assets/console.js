@@ -35,6 +35,12 @@
     var form = event.target;
     if (form instanceof HTMLFormElement && form.dataset.confirm && !window.confirm(form.dataset.confirm)) event.preventDefault();
   });
+  // A region does not refresh while someone types in one of its fields (a schedule's pause note).
+  document.addEventListener('htmx:beforeRequest', function (event) {
+    var active = document.activeElement;
+    var region = event.detail && event.detail.elt;
+    if (region && active && region.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) event.preventDefault();
+  });
   document.addEventListener('DOMContentLoaded', drawCharts);
   document.addEventListener('htmx:afterSwap', drawCharts);
   // Charts refresh with the page's data every 30 s.

@@ -3,9 +3,10 @@
 // and the role each action needs.
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
+import { html } from 'hono/html';
 import type { ConsoleConfig } from './console-config';
 import type { ConsoleEnv } from './context';
-import { sameToken, sessionCookie, SessionSigner, type Session } from './session';
+import { passwordMark, sameToken, sessionCookie, SessionSigner, type Session } from './session';
 import { userOf, type ConsoleRole, type ConsoleUser } from './users';
 
 /** Paths anyone may reach: the sign-in page and the static assets. */
@@ -24,7 +25,7 @@ export function writeSession(c: Context, config: ConsoleConfig, signer: SessionS
 export function authenticate(config: ConsoleConfig, signer: SessionSigner): MiddlewareHandler<ConsoleEnv> {
   return async (c, next) => {
     if (publicPaths.some((p) => p.test(c.req.path))) return next();
-    let session = signer.open(getCookie(c, sessionCookie));
+    let session = current(signer.open(getCookie(c, sessionCookie)), config);
     const local = config.accounts.length === 0;
     if (config.authHeader) {
       const named = proxiedUser(c, config);
@@ -38,8 +39,11 @@ export function authenticate(config: ConsoleConfig, signer: SessionSigner): Midd
       writeSession(c, config, signer, session);
     }
     if (!session) {
-      if (c.req.method === 'GET' && c.req.header('hx-request') === undefined) return c.redirect(`/login?next=${encodeURIComponent(c.req.path)}`);
-      return c.text('sign in first', 401);
+      if (c.req.header('hx-request') !== undefined) return c.text('sign in first', 401);
+      if (c.req.method === 'GET') return c.redirect(`/login?next=${encodeURIComponent(c.req.path)}`);
+      // A form from a page whose session has ended (signed out, expired): nothing was done.
+      return c.html(html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signed out · durable-jobs</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/console.css"></head>
+<body><main id="main" class="login"><h1>Your session has ended</h1><p class="notice error" role="alert">Nothing was done: sign in again, then repeat the action.</p><p><a href="/login">Sign in</a></p></main></body></html>`, 401);
     }
     c.set('session', session);
     c.set('signedIn', !local && !config.authHeader);
@@ -49,6 +53,20 @@ export function authenticate(config: ConsoleConfig, signer: SessionSigner): Midd
     }
     return next();
   };
+}
+
+/**
+ * A session as the accounts stand now: ended if its account is gone, or its role, payload access
+ * or password changed since it signed in.
+ */
+function current(session: Session | undefined, config: ConsoleConfig): Session | undefined {
+  if (!session || config.accounts.length === 0) return session;
+  const account = config.accounts.find((a) => a.name === session.user.name);
+  if (!account) return undefined;
+  const now = userOf(account);
+  if (now.role !== session.user.role || now.payloads !== session.user.payloads) return undefined;
+  if (!config.authHeader && session.pw !== passwordMark(account.passwordHash)) return undefined;
+  return session;
 }
 
 /** The account the single sign-on proxy names, or why the request is refused. */

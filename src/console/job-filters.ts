@@ -43,7 +43,8 @@ export function parseFilterTime(text: string): Date | undefined {
   if (!match) return undefined;
   const [, date, clock, offset] = match;
   // Date takes 2026-02-30 as 2 March: the day must exist as written.
-  if (new Date(`${date}T00:00Z`).toISOString().slice(0, 10) !== date) return undefined;
+  const day = new Date(`${date}T00:00Z`);
+  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== date) return undefined;
   const parsed = new Date(`${date}T${clock ?? '00:00'}${offset ?? 'Z'}`);
   return Number.isNaN(parsed.getTime()) ? undefined : parsed;
 }

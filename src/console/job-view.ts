@@ -66,11 +66,11 @@ ${row('Status', entry.status)}${row('Failures', entry.failures)}${row('Attempts 
 ${row('First failed', time(entry.firstFailedAt))}${row('Last failed', time(entry.lastFailedAt))}
 ${row('Error', html`<span class="error-text">${entry.error.type ? `${entry.error.type}: ${entry.error.message}` : entry.error.message}</span>`)}${row('Fingerprint', html`<code>${entry.fingerprint}</code>`)}
 </dl>
-<table><caption>Audit trail, oldest first</caption><thead><tr><th scope="col">At</th><th scope="col">Action</th><th scope="col">Result</th><th scope="col">Detail</th><th scope="col">Patch</th></tr></thead>
+<table><caption>Audit trail, oldest first</caption><thead><tr><th scope="col">At</th><th scope="col">Action</th><th scope="col">Result</th><th scope="col">By</th><th scope="col">Detail</th><th scope="col">Patch</th></tr></thead>
 <tbody>${entry.audit.map(
-    (a) => html`<tr><td>${time(a.at)}</td><td>${a.action}</td><td>${a.result}</td><td>${a.detail ?? '–'}</td><td>${a.patch === undefined ? '–' : user.payloads ? html`<code>${JSON.stringify(a.patch)}</code>` : hiddenPayload}</td></tr>`,
+    (a) => html`<tr><td>${time(a.at)}</td><td>${a.action}</td><td>${a.result}</td><td>${a.by ?? '–'}</td><td>${a.detail ?? '–'}</td><td>${a.patch === undefined ? '–' : user.payloads ? html`<code>${JSON.stringify(a.patch)}</code>` : hiddenPayload}</td></tr>`,
   )}</tbody></table>
-<p class="meta">Read when the page was loaded.</p></section>`;
+<p class="meta">Read when the page was loaded. <a href="/dead-letters/entry/${encodeURIComponent(entry.id)}">The entry, with its redrive and discard</a>.</p></section>`;
 }
 
 /** The job's history in the Temporal Web UI. */

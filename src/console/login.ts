@@ -25,6 +25,33 @@ ${failed ? html`<p class="notice error" role="alert">Wrong name or password.</p>
 </form></main></body></html>`;
 }
 
+/** Failed sign-ins an account may have in {@link failureWindowMs} before it must wait {@link lockoutMs}. */
+const maxFailures = 5;
+const failureWindowMs = 15 * 60_000;
+const lockoutMs = 5 * 60_000;
+
+/** Failed sign-ins per account name, in this process. */
+class SignInThrottle {
+  private readonly failures = new Map<string, { count: number; since: number; until?: number }>();
+
+  /** Ms until `name` may try again, or 0. */
+  wait(name: string, now = Date.now()): number {
+    const f = this.failures.get(name);
+    return f?.until !== undefined && f.until > now ? f.until - now : 0;
+  }
+
+  fail(name: string, now = Date.now()): void {
+    const f = this.failures.get(name);
+    const next = f && now - f.since < failureWindowMs ? { ...f, count: f.count + 1 } : { count: 1, since: now };
+    this.failures.set(name, next.count >= maxFailures ? { count: 0, since: now, until: now + lockoutMs } : next);
+    if (this.failures.size > 10_000) this.failures.delete(this.failures.keys().next().value!);
+  }
+
+  succeed(name: string): void {
+    this.failures.delete(name);
+  }
+}
+
 /** Only a path on this console: a `next` that leads elsewhere goes to the overview. */
 function safeNext(next: unknown): string {
   return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/';
@@ -33,6 +60,7 @@ function safeNext(next: unknown): string {
 /** The sign-in and sign-out routes. */
 export function loginRoutes(config: ConsoleConfig, signer: SessionSigner): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
+  const throttle = new SignInThrottle();
   app.get('/login', (c) => c.html(loginPage(safeNext(c.req.query('next')), false)));
   app.post('/login', async (c) => {
     // No session yet, so no CSRF token: a sign-in posted from another site is refused by its origin.
@@ -42,13 +70,21 @@ export function loginRoutes(config: ConsoleConfig, signer: SessionSigner): Hono<
     const next = safeNext(form.next);
     const name = typeof form.name === 'string' ? form.name : '';
     const password = typeof form.password === 'string' ? form.password : '';
+    const wait = throttle.wait(name);
+    if (wait > 0) return c.text(`too many failed sign-ins as ${name}: try again in ${Math.ceil(wait / 60_000)} minute(s)`, 429);
     const account = config.accounts.find((a) => a.name === name && a.passwordHash !== undefined);
     const ok = await verifyPassword(password, account?.passwordHash ?? decoyHash);
-    if (!account || !ok) return c.html(loginPage(next, true), 401);
-    writeSession(c, config, signer, signer.create(userOf(account), config.sessionTtlMs));
+    if (!account || !ok) {
+      throttle.fail(name);
+      return c.html(loginPage(next, true), 401);
+    }
+    throttle.succeed(name);
+    writeSession(c, config, signer, signer.create(userOf(account), config.sessionTtlMs, account.passwordHash));
     return c.redirect(next, 303);
   });
   app.post('/logout', (c) => {
+    const session = c.get('session');
+    if (session) signer.revoke(session);
     deleteCookie(c, sessionCookie, { path: '/' });
     return c.redirect('/login', 303);
   });

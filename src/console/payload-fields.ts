@@ -23,12 +23,24 @@ function flatten(value: unknown, path: string, into: PayloadField[]): void {
   for (const [key, child] of children) flatten(child, `${path}.${key}`, into);
 }
 
+/** zod's refusal of unknown keys names them in its message, at their object's path. */
+const unknownKeysMessage = /^Unrecognized keys?: (.+)$/;
+
+/** An issue about unknown keys as one issue per key, at the key's own path (where the editor shows it). */
+function atOwnPath(issue: FieldIssue): FieldIssue[] {
+  const match = unknownKeysMessage.exec(issue.message);
+  if (!match) return [issue];
+  const keys = [...match[1]!.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!);
+  return keys.length === 0 ? [issue] : keys.map((key) => ({ path: `${issue.path}.${key}`, message: 'not a field of this job type (a typo, or a field this version does not know)' }));
+}
+
 /**
  * The fields of `payload` under the root `payload`, with each issue at its path: on the field
  * itself, or on a row of its own where the payload has nothing at that path. An issue about an
  * object (its path a prefix of fields) gets its own row too, before them.
  */
-export function payloadFields(payload: unknown, issues: readonly FieldIssue[] = []): PayloadField[] {
+export function payloadFields(payload: unknown, given: readonly FieldIssue[] = []): PayloadField[] {
+  const issues = given.flatMap(atOwnPath);
   const fields: PayloadField[] = [];
   flatten(payload, 'payload', fields);
   for (const issue of issues) {

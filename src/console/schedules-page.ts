@@ -10,7 +10,7 @@ import type { ConsoleDeps, ConsoleEnv } from './context';
 import { redirectWithFlash, takeFlash } from './flash';
 import { frameOf } from './frame';
 import { jobHref } from './jobs-list';
-import { actionForm, page, time, type Markup } from './layout';
+import { actionForm, live, page, time, type Markup } from './layout';
 import type { ConsoleUser } from './users';
 
 /** Schedules described at once when the page refreshes their state. */
@@ -81,7 +81,9 @@ export function scheduleRoutes({ jobs }: ConsoleDeps): Hono<ConsoleEnv> {
   app.get('/schedules', async (c) => {
     const { user, csrf } = c.get('session');
     const rows = await currentSchedules(jobs.schedules);
-    const body = html`${takeFlash(c)}${schedulesBody(rows, user, csrf)}<p class="meta">Runs are ordinary jobs whose ID is the schedule's plus the scheduled time. Pausing stops new runs (missed times are not made up); runs already started go on.</p>`;
+    const region = live('schedules-live', '/schedules', schedulesBody(rows, user, csrf), 10);
+    if (c.req.header('hx-request') !== undefined) return c.html(region);
+    const body = html`${takeFlash(c)}${region}<p class="meta">Runs are ordinary jobs whose ID is the schedule's plus the scheduled time. Pausing stops new runs (missed times are not made up); runs already started go on.</p>`;
     return c.html(page(frameOf(c, 'Schedules', 'schedules'), body));
   });
   const act = (name: string, run: (c: Context<ConsoleEnv>, id: string) => Promise<string>) =>

@@ -1,7 +1,9 @@
 // Sessions in a signed cookie: the user, an expiry and the session's CSRF token, HMAC-signed with
-// the console's secret. Nothing is stored on the server, so a restart with the same secret keeps
-// people signed in and one with a new secret signs everyone out.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+// the console's secret. A session names its account's password (a hash of its hash), so changing a
+// password ends it, and each request checks it against the accounts as they are now. Signing out
+// revokes the session in this process (kept until it would have expired); a restart with the same
+// secret forgets revocations, so a signed-out cookie someone kept works again until it expires.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ConsoleUser } from './users';
 
 /** The session cookie's name. */
@@ -14,15 +16,34 @@ export interface Session {
   exp: number;
   /** The token every state-changing request of this session must carry. */
   csrf: string;
+  /** The session's own ID, for revoking it. */
+  sid: string;
+  /** A hash of the account's password hash when it signed in, if it signed in with one. */
+  pw?: string;
+}
+
+/** What a session keeps of an account's password hash: enough to notice it changed, nothing to attack. */
+export function passwordMark(passwordHash: string | undefined): string | undefined {
+  return passwordHash === undefined ? undefined : createHash('sha256').update(passwordHash).digest('base64url').slice(0, 16);
 }
 
 /** Signs and reads session cookies with one secret. */
 export class SessionSigner {
+  private readonly revoked = new Map<string, number>();
+
   constructor(private readonly secret: Buffer) {}
 
   /** A new session for `user`, valid for `ttlMs`. */
-  create(user: ConsoleUser, ttlMs: number, now = Date.now()): Session {
-    return { user, exp: now + ttlMs, csrf: randomBytes(24).toString('base64url') };
+  create(user: ConsoleUser, ttlMs: number, passwordHash?: string, now = Date.now()): Session {
+    const session: Session = { user, exp: now + ttlMs, csrf: randomBytes(24).toString('base64url'), sid: randomBytes(12).toString('base64url') };
+    const pw = passwordMark(passwordHash);
+    return pw === undefined ? session : { ...session, pw };
+  }
+
+  /** Ends a session: its cookie opens nothing in this process from now on. */
+  revoke(session: Session, now = Date.now()): void {
+    for (const [sid, exp] of this.revoked) if (exp <= now) this.revoked.delete(sid);
+    this.revoked.set(session.sid, session.exp);
   }
 
   /** The cookie value for a session. */
@@ -41,7 +62,8 @@ export class SessionSigner {
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
     try {
       const session = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Session;
-      return typeof session.exp === 'number' && session.exp > now && typeof session.csrf === 'string' ? session : undefined;
+      const valid = typeof session.exp === 'number' && session.exp > now && typeof session.csrf === 'string' && typeof session.sid === 'string';
+      return valid && !this.revoked.has(session.sid) ? session : undefined;
     } catch {
       return undefined;
     }

@@ -12,6 +12,12 @@ describe('console: the jobs list filters (parseJobFilters)', () => {
     assert.deepEqual(parseFilterTime('2026-01-01 09:30:15.250'), new Date('2026-01-01T09:30:15.250Z'));
   });
 
+  it('refuses a date whose month or day does not exist, naming the field (it crashed the page)', () => {
+    assert.equal(parseFilterTime('2026-13-45'), undefined);
+    const { issues } = parseJobFilters({ from: '2026-13-45', to: '2026-00-10' }, types);
+    assert.deepEqual(issues.map((i) => i.path).sort(), ['from', 'to']);
+  });
+
   it('names each bad field', () => {
     const { issues } = parseJobFilters({ type: 'nope', status: 'sleeping', from: '2026-02-30', to: 'yesterday', cursor: 'not a cursor!' }, types);
     assert.deepEqual(

@@ -149,7 +149,7 @@ describe('console: the jobs list and the job page (real dev server, Chromium)', 
       assert.match((await page.locator('pre.payload').textContent()) ?? '', /"toAccount": "nobody"/);
       const dlq = page.locator('section[aria-labelledby="dlq-h"]');
       await dlq.getByText('dead-lettered', { exact: true }).first().waitFor();
-      assert.match((await dlq.locator('tbody tr').first().textContent()) ?? '', /dead-lettered\s*run \S+ failed after 1 attempt\(s\)\s*jobs:unknown-account/);
+      assert.match((await dlq.locator('tbody tr').first().textContent()) ?? '', /dead-lettered\s*run \S+ failed after 1 attempt\(s\)\s*–\s*jobs:unknown-account/);
       const { runId } = await t.jobs.temporal.workflow.getHandle(id).describe();
       assert.equal(await page.getByRole('link', { name: 'History in the Temporal Web UI' }).getAttribute('href'), `${ui}/namespaces/default/workflows/${encodeURIComponent(id)}/${runId}/history`);
       await page.screenshot({ path: 'test-artifacts/console-job.png', fullPage: true });

@@ -104,6 +104,10 @@ describe('console: redrive preview and patch editor (real dev server, Chromium)'
       assert.equal(await page.getByRole('button', { name: `Redrive ${id}` }).count(), 0, 'no redrive offered for a refused patch');
       await unchanged();
 
+      await check('{"extra": 1}');
+      assert.match((await page.locator('table.fields tr[data-path="payload.extra"] .field-error').textContent()) ?? '', /not a field of this job type/, 'an unknown key is shown at its own field');
+      await unchanged();
+
       await check('{"paymentId": "someone-else"}');
       assert.match((await page.locator('tr[data-path="payload.paymentId"] .field-error').textContent()) ?? '', /must not change what the job ID derives from/);
       await check('{"toAccount": ');

@@ -33,6 +33,7 @@ describe('console: nobody let in who should not be (real dev server)', function 
       accounts: [
         { name: 'olga', role: 'operator', passwordHash },
         { name: 'vic', role: 'viewer', passwordHash },
+        { name: 'tess', role: 'viewer', passwordHash },
       ],
     });
   });
@@ -93,6 +94,41 @@ describe('console: nobody let in who should not be (real dev server)', function 
     const record = await t.jobs.get(id);
     assert.equal(record.status, 'scheduled', 'the job was neither cancelled nor touched');
     await t.jobs.cancel(id);
+  });
+
+  it('signing out ends the session, even for a cookie someone kept; an account whose role or password changed is signed out', async () => {
+    const base = t.console.url;
+    const kept = await signIn(base, 'olga');
+    const out = await fetch(`${base}/logout`, { method: 'POST', body: new URLSearchParams({ _csrf: kept.csrf }), redirect: 'manual', headers: { cookie: kept.cookie, origin: base } });
+    assert.equal(out.status, 303);
+    assert.equal((await fetch(`${base}/`, { headers: { cookie: kept.cookie }, redirect: 'manual' })).status, 302, 'the kept cookie opens no page');
+    const { id } = await t.jobs.enqueue('noop', {}, { id: uniqueId('sec-out'), delay: '1h' });
+    const act = await fetch(`${base}/jobs/${encodeURIComponent(id)}/cancel`, { method: 'POST', body: new URLSearchParams({ _csrf: kept.csrf }), redirect: 'manual', headers: { cookie: kept.cookie, origin: base } });
+    assert.equal(act.status, 401);
+    assert.match(await act.text(), /Your session has ended/);
+    assert.equal((await t.jobs.get(id)).status, 'scheduled', 'nothing was done');
+    await t.jobs.cancel(id);
+
+    const secret = 's'.repeat(40);
+    const hash = await hashPassword(password);
+    const before = await startConsole({ jobs: t.jobs, port: 0, sessionSecret: secret, accounts: [{ name: 'ray', role: 'operator', passwordHash: hash }] });
+    const demoted = await startConsole({ jobs: t.jobs, port: 0, sessionSecret: secret, accounts: [{ name: 'ray', role: 'viewer', passwordHash: hash }] });
+    const rotated = await startConsole({ jobs: t.jobs, port: 0, sessionSecret: secret, accounts: [{ name: 'ray', role: 'operator', passwordHash: await hashPassword(password) }] });
+    try {
+      const ray = await signIn(before.url, 'ray');
+      for (const after of [demoted, rotated]) assert.equal((await fetch(`${after.url}/`, { headers: { cookie: ray.cookie }, redirect: 'manual' })).status, 302);
+      assert.equal((await fetch(`${before.url}/`, { headers: { cookie: ray.cookie }, redirect: 'manual' })).status, 200, 'the control: the same cookie on an unchanged console');
+    } finally {
+      await Promise.all([before.close(), demoted.close(), rotated.close()]);
+    }
+  });
+
+  it('makes an account wait after 5 wrong passwords in a row, even for the right one', async () => {
+    const attempt = (pw: string) => fetch(`${t.console.url}/login`, { method: 'POST', body: new URLSearchParams({ name: 'tess', password: pw }), redirect: 'manual' });
+    for (let i = 0; i < 5; i += 1) assert.equal((await attempt(`wrong password ${i}`)).status, 401);
+    const locked = await attempt(password);
+    assert.equal(locked.status, 429);
+    assert.match(await locked.text(), /too many failed sign-ins as tess: try again in 5 minute/);
   });
 
   it('behind a single sign-on proxy: believes CONSOLE_AUTH_HEADER only with the proxy\'s secret, and only for an account of the console', async () => {
