@@ -6,6 +6,7 @@ import { JobClient } from '../client/job-client';
 import { startConsole } from '../console';
 import { openDatabase } from '../db/database';
 import type { Config } from '../shared/config';
+import { ConfigError } from '../shared/errors';
 
 /** The console `npm start` runs. */
 export interface BundledConsole {
@@ -23,7 +24,10 @@ export async function startBundledConsole(config: Config, catalog: Catalog, temp
     const options = { jobs, db, ...(temporalUiUrl && !process.env.TEMPORAL_UI_URL ? { temporalUiUrl } : {}) };
     // A second `npm start` on this machine (or anything else on 7280) moves the console, unless its port was chosen.
     const running = await startConsole(options).catch((err: unknown) => {
-      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || process.env.CONSOLE_PORT) throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+      if (process.env.CONSOLE_PORT) {
+        throw new ConfigError([{ path: 'CONSOLE_PORT', message: `${process.env.CONSOLE_PORT} is already in use (another npm start?): choose another port, or CONSOLE=false for no console` }], { cause: err });
+      }
       logger.warn('console:port-taken — port 7280 is in use: the console listens on a free port instead (set CONSOLE_PORT to choose one)');
       return startConsole({ ...options, port: 0 });
     });

@@ -145,6 +145,11 @@ describe('npm start against a real Temporal dev server', function () {
     assert.equal(await clash.exited, 1);
     assert.match(clash.output(), new RegExp(`127.0.0.1:${grpcPort} is already in use .*DEV_SERVER_PORT.*TEMPORAL_ADDRESS`));
 
+    // A console port chosen and taken is a clear refusal too (an unchosen one moves to a free port).
+    const consoleClash = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}`, METRICS_PORT: String(await freePort()) }, repoRoot);
+    assert.equal(await consoleClash.exited, 1);
+    assert.match(consoleClash.output(), new RegExp(`CONSOLE_PORT: ${env.CONSOLE_PORT} is already in use`));
+
     const taskQueue = uniqueId('remote');
     const workerOnly = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], {
       ...env,
@@ -152,6 +157,7 @@ describe('npm start against a real Temporal dev server', function () {
       TEMPORAL_TASK_QUEUE: taskQueue,
       DEV_SERVER_PORT: String(await freePort()),
       METRICS_PORT: String(await freePort()),
+      CONSOLE_PORT: String(await freePort()),
     }, repoRoot);
     try {
       await workerOnly.waitFor('Stop: ');
