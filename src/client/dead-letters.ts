@@ -10,6 +10,7 @@ import { discardUpdate, redriveUpdate, type RedriveResult } from '../workflow/de
 import { compareEntries, type DeadLetterEntry, type DeadLetterFilter, type DeadLetterGroup, type DeadLetterStatus } from '../workflow/dead-letter-entries';
 import { validateRedrivePayload } from '../catalog/validate';
 import { callDeadLetterWorkflow, DeadLetterBusyError } from './dead-letter-calls';
+import { quoteQueryValue } from './job-list';
 import { decodeCursor, encodeCursor, readCounts, readEntries, readGroups, type LocatedEntry } from './dead-letter-reads';
 import { bulkDiscard, bulkRedrive, type BulkOptions, type DeadLetterSelection, type DiscardOutcome, type RedriveOutcome } from './dead-letter-bulk';
 
@@ -81,7 +82,7 @@ export class DeadLetterQueue {
   async types(type?: string): Promise<string[]> {
     if (type !== undefined) return [type];
     if (this.catalog) return [...this.catalog.types];
-    const query = `WorkflowType = 'deadLetterWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = '${this.taskQueue.replace(/['\\]/g, '\\$&')}'`;
+    const query = `WorkflowType = 'deadLetterWorkflow' AND ExecutionStatus = 'Running' AND TaskQueue = ${quoteQueryValue(this.taskQueue)}`;
     const found = new Set<string>();
     for await (const w of this.client.workflow.list({ query })) {
       const t = jobTypeOfDeadLetterWorkflow(this.taskQueue, w.workflowId);

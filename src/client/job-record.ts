@@ -125,7 +125,7 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
   };
   if (status === 'completed') record.processedAt = closeTime;
   if (status === 'failed' || status === 'timed-out' || status === 'terminated') record.failedAt = closeTime;
-  const error = pending?.lastFailure ? toJobError(pending.lastFailure) : (closingError(tail) ?? openError(status, tail, state));
+  const error = pending?.lastFailure ? toJobError(pending.lastFailure) : (closingError(tail) ?? openError(status, tail, state, waiting));
   if (error && status !== 'completed') record.error = error;
   if (state) {
     record.step = state.step;
@@ -143,9 +143,9 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
  * activity of it is pending: what its canceller saw, its wait for a setting, or its local
  * activity's latest failed attempt.
  */
-function openError(status: JobStatus, tail: HistoryEvent[], state: JobState | undefined): JobError | undefined {
+function openError(status: JobStatus, tail: HistoryEvent[], state: JobState | undefined, waiting: JobState['configWait']): JobError | undefined {
   if (status !== 'retrying' && status !== 'cancelled') return undefined;
-  const known = status === 'cancelled' ? state?.cancelRequested?.error : state?.configWait?.error;
+  const known = status === 'cancelled' ? state?.cancelRequested?.error : waiting?.error;
   if (known) return known;
   const local = localActivityFailure(tail);
   return local ? toJobError(local) : undefined;

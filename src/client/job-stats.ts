@@ -1,6 +1,7 @@
 import { taskQueueFor } from '../catalog/task-queues';
 import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import type { JobClient } from './job-client';
+import { quoteQueryValue } from './job-list';
 import { taskQueueBacklog, type QueueBacklog } from './task-queue-stats';
 
 /** One job type's line of `jobctl stats`. */
@@ -46,14 +47,13 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
       throw missingSearchAttributeIn(err, client.options.namespace) ?? err;
     }
   };
-  const quote = (q: string) => `'${q.replace(/['\\]/g, '\\$&')}'`;
   // Without a catalog the types cannot be named: every job counts in one row, on the shared queue.
   const rows = jobs.catalog?.definitions.map((d) => ({ type: d.type, queues: [...new Set([jobs.taskQueue, taskQueueFor(jobs.taskQueue, d)])] })) ?? [{ type: '*', queues: [jobs.taskQueue] }];
   const allQueues = [...new Set(rows.flatMap((r) => r.queues))];
   const [types, deadLetters, queues] = await Promise.all([
     Promise.all(
       rows.map(async ({ type, queues }) => {
-        const base = `${type === '*' ? 'JobType IS NOT NULL' : `JobType = ${quote(type)}`} AND TaskQueue IN (${queues.map(quote).join(', ')})`;
+        const base = `${type === '*' ? 'JobType IS NOT NULL' : `JobType = ${quoteQueryValue(type)}`} AND TaskQueue IN (${queues.map(quoteQueryValue).join(', ')})`;
         const [open, backlog, completed, failed] = await Promise.all([
           count(`${base} AND ExecutionStatus = 'Running'`),
           count(`${base} AND ExecutionStatus = 'Running' AND ExecutionTime > '${now.toISOString()}'`),

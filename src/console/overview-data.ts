@@ -4,6 +4,7 @@
 // five-minute buckets for the charts. Eventually consistent, like `jobctl stats`.
 import type { JobClient } from '../client/job-client';
 import { taskQueueFor } from '../catalog/task-queues';
+import { quoteQueryValue } from '../client/job-list';
 import { taskQueueBacklog, type QueueBacklog } from '../client/task-queue-stats';
 
 /** One job type's row. */
@@ -44,7 +45,6 @@ export interface Overview {
 
 const bucketMs = 5 * 60_000;
 const hourMs = 3600_000;
-const quote = (q: string) => `'${q.replace(/['\\]/g, '\\$&')}'`;
 
 /** Reads the overview (about 4 counts per job type and 24 for the charts). */
 export async function readOverview(jobs: JobClient, now = new Date()): Promise<Overview> {
@@ -55,7 +55,7 @@ export async function readOverview(jobs: JobClient, now = new Date()): Promise<O
   const [types, deadLetters, queues, throughput] = await Promise.all([
     Promise.all(
       definitions.map(async (d) => {
-        const base = `JobType = ${quote(d.type)}`;
+        const base = `JobType = ${quoteQueryValue(d.type)}`;
         const [open, scheduled, completedLastHour, failedLastHour] = await Promise.all([
           count(`${base} AND ExecutionStatus = 'Running'`),
           count(`${base} AND ExecutionStatus = 'Running' AND ExecutionTime > '${now.toISOString()}'`),
