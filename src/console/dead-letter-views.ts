@@ -15,10 +15,8 @@ export function groupHref(type: string, fingerprint: string): string {
   return `/dead-letters/${encodeURIComponent(type)}/${encodeURIComponent(fingerprint)}`;
 }
 
-/** The job's own page (the jobs section). */
-export function jobHref(id: string): string {
-  return `/jobs/${encodeURIComponent(id)}`;
-}
+/** The job's own page (the jobs section), defined with it. */
+export { jobHref } from './jobs-list';
 
 /** A JSON value as an indented block, or a note that payloads are hidden from this user. */
 export function payloadBlock(user: ConsoleUser, value: unknown, label = 'Payload'): Markup {

@@ -9,7 +9,7 @@ import { describe, ErrorType, JobClosedError, JobNotFoundError } from '../shared
 import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
 import { requireRole } from './auth';
 import type { ConsoleDeps, ConsoleEnv } from './context';
-import { redirectWithFlash, takeFlash } from './flash';
+import { redirectWithNotice, takeNotice } from './notices';
 import { frameOf } from './frame';
 import { readJobActivities } from './job-activities';
 import { deadLetterView, payloadValue, recordView, webUiHref } from './job-view';
@@ -37,7 +37,7 @@ export function jobPageRoutes({ jobs, config }: ConsoleDeps): Hono<ConsoleEnv> {
       record = await jobs.get(id);
     } catch (err) {
       if (!(err instanceof JobNotFoundError)) throw err;
-      const body = html`${takeFlash(c)}<p class="notice error" role="alert">No job has the ID <code class="job-id">${id}</code>: it was never enqueued here, or Temporal's retention period has removed it.</p><p><a href="/jobs">All jobs</a></p>`;
+      const body = html`${takeNotice(c)}<p class="notice error" role="alert">No job has the ID <code class="job-id">${id}</code>: it was never enqueued here, or Temporal's retention period has removed it.</p><p><a href="/jobs">All jobs</a></p>`;
       return c.html(page(frameOf(c, 'Job not found', 'jobs'), body), 404);
     }
     const activities = await readJobActivities(jobs.temporal, id);
@@ -46,7 +46,7 @@ export function jobPageRoutes({ jobs, config }: ConsoleDeps): Hono<ConsoleEnv> {
     if (c.req.header('hx-request') !== undefined) return c.html(region);
     const entry = await deadLetterEntry(jobs.deadLetters, id);
     const ui = config.temporalUiUrl && webUiHref(config.temporalUiUrl, jobs.temporal.options.namespace, id, activities.runId);
-    const body = html`${takeFlash(c)}
+    const body = html`${takeNotice(c)}
 <p class="links"><a href="/jobs">All jobs</a>${ui ? html` · <a href="${ui}" class="web-ui" rel="noopener noreferrer">History in the Temporal Web UI</a>` : ''}</p>
 ${region}
 <section aria-labelledby="payload-h"><h2 id="payload-h">Payload</h2>${payloadValue(user, record.payload)}</section>
@@ -58,10 +58,10 @@ ${deadLetterView(entry, user)}`;
     try {
       await jobs.cancel(id);
     } catch (err) {
-      if (err instanceof JobClosedError || err instanceof JobNotFoundError) return redirectWithFlash(c, jobHref(id), { kind: 'error', text: `Not cancelled: ${describe(err)}` });
+      if (err instanceof JobClosedError || err instanceof JobNotFoundError) return redirectWithNotice(c, jobHref(id), 'error', `Not cancelled: ${describe(err)}`, config.secureCookies);
       throw err;
     }
-    return redirectWithFlash(c, jobHref(id), { kind: 'ok', text: `Cancellation requested by ${c.get('session').user.name}: the current attempt is cancelled and completed steps are undone; the job ends as cancelled.` });
+    return redirectWithNotice(c, jobHref(id), 'ok', `Cancellation requested by ${c.get('session').user.name}: the current attempt is cancelled and completed steps are undone; the job ends as cancelled.`, config.secureCookies);
   });
   return app;
 }

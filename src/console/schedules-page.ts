@@ -7,7 +7,7 @@ import type { JobSchedules, ScheduleSummary } from '../client/schedules';
 import { describe, ScheduleNotFoundError } from '../shared/errors';
 import { requireRole } from './auth';
 import type { ConsoleDeps, ConsoleEnv } from './context';
-import { redirectWithFlash, takeFlash } from './flash';
+import { redirectWithNotice, takeNotice } from './notices';
 import { frameOf } from './frame';
 import { jobHref } from './jobs-list';
 import { actionForm, live, page, time, type Markup } from './layout';
@@ -76,23 +76,23 @@ async function noteOf(c: Context<ConsoleEnv>, action: string): Promise<string> {
 }
 
 /** `GET /schedules` and, for operators, `POST /schedules/:id/{pause,unpause,trigger,delete}`. */
-export function scheduleRoutes({ jobs }: ConsoleDeps): Hono<ConsoleEnv> {
+export function scheduleRoutes({ jobs, config }: ConsoleDeps): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   app.get('/schedules', async (c) => {
     const { user, csrf } = c.get('session');
     const rows = await currentSchedules(jobs.schedules);
     const region = live('schedules-live', '/schedules', schedulesBody(rows, user, csrf), 10);
     if (c.req.header('hx-request') !== undefined) return c.html(region);
-    const body = html`${takeFlash(c)}${region}<p class="meta">Runs are ordinary jobs whose ID is the schedule's plus the scheduled time. Pausing stops new runs (missed times are not made up); runs already started go on.</p>`;
+    const body = html`${takeNotice(c)}${region}<p class="meta">Runs are ordinary jobs whose ID is the schedule's plus the scheduled time. Pausing stops new runs (missed times are not made up); runs already started go on.</p>`;
     return c.html(page(frameOf(c, 'Schedules', 'schedules'), body));
   });
   const act = (name: string, run: (c: Context<ConsoleEnv>, id: string) => Promise<string>) =>
     app.post(`/schedules/:id/${name}`, requireRole('operator'), async (c) => {
       const id = c.req.param('id');
       try {
-        return redirectWithFlash(c, '/schedules', { kind: 'ok', text: await run(c, id) });
+        return redirectWithNotice(c, '/schedules', 'ok', await run(c, id), config.secureCookies);
       } catch (err) {
-        if (err instanceof ScheduleNotFoundError) return redirectWithFlash(c, '/schedules', { kind: 'error', text: `Nothing done: ${describe(err)}` });
+        if (err instanceof ScheduleNotFoundError) return redirectWithNotice(c, '/schedules', 'error', `Nothing done: ${describe(err)}`, config.secureCookies);
         throw err;
       }
     });
