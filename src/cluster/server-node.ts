@@ -102,12 +102,16 @@ export function nodeEnvironment(spec: NodeSpec, shared: NodeSharedOptions): Node
   };
 }
 
-/** Starts one node: `temporal-server --root deploy/temporal --config config --env docker --allow-no-auth start`. */
+/** The server's config template (deploy/temporal/config/docker.yaml), rendered by the server itself. */
+export const serverConfigFile = path.join(deployDir, 'config', 'docker.yaml');
+
+/** Starts one node: `temporal-server --config-file deploy/temporal/config/docker.yaml --allow-no-auth start`. */
 export async function startServerNode(spec: NodeSpec, shared: NodeSharedOptions): Promise<ServerNode> {
   const address = `${spec.ip}:${spec.ports.frontend}`;
   const logFile = path.join(shared.logDir, `${spec.name}.log`);
   const env = nodeEnvironment(spec, shared);
-  const args = ['--root', deployDir, '--config', 'config', '--env', 'docker', '--allow-no-auth', 'start'];
+  // `--config-file` (server 1.30+) instead of the deprecated `--root`/`--config`/`--env` triple.
+  const args = ['--config-file', serverConfigFile, '--allow-no-auth', 'start'];
   let current: ClusterChild | undefined;
   const start = async () => {
     current = spec.netns

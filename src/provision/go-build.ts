@@ -1,6 +1,7 @@
 import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { run } from './routes';
+import { buildWithHeartbeat } from './heartbeat';
+import { run, type ProvisionLog } from './routes';
 
 /** One `main` package to build, and the name its binary gets in the cache. */
 export interface GoBinary {
@@ -19,6 +20,13 @@ export interface GoBuild {
   binaries: GoBinary[];
   /** Folders of the module copied next to the binaries: `{ from: 'schema/postgresql/v12', to: 'schema' }`. */
   copies?: { from: string; to: string }[];
+  /**
+   * `GOTOOLCHAIN` for every go command of the build, e.g. `go1.27.3` when the module's `go.mod`
+   * asks for a newer Go than the installed one. @defaultValue the environment's (the installed Go)
+   */
+  toolchain?: string;
+  /** Progress: which binary is being built, and a heartbeat while it builds. @defaultValue silent */
+  log?: ProvisionLog;
 }
 
 /**
@@ -30,15 +38,21 @@ export async function goBuildInto(targetDir: string, build: GoBuild): Promise<vo
   const parent = path.dirname(targetDir);
   await mkdir(parent, { recursive: true });
   const scratch = await mkdtemp(path.join(parent, `.build-${path.basename(targetDir)}-`));
+  const env: NodeJS.ProcessEnv = { ...process.env, ...(build.toolchain ? { GOTOOLCHAIN: build.toolchain } : {}) };
+  const toolchain = build.toolchain ? ` with GOTOOLCHAIN=${build.toolchain}` : '';
+  const log = build.log ?? (() => {});
   try {
     const bin = path.join(scratch, '.bin');
-    for (const binary of build.binaries) {
-      await run('go', ['install', `${build.module}/${binary.pkg}@v${build.version}`], { env: { ...process.env, GOBIN: bin } });
+    for (const [i, binary] of build.binaries.entries()) {
+      const target = `${build.module}/${binary.pkg}@v${build.version}`;
+      await buildWithHeartbeat(binary.as, `go install ${target}${toolchain} (${i + 1} of ${build.binaries.length})`, log, () =>
+        run('go', ['install', target], { env: { ...env, GOBIN: bin } }),
+      );
       await rename(path.join(bin, path.basename(binary.pkg)), path.join(scratch, binary.as));
     }
     await rm(bin, { recursive: true, force: true });
     if (build.copies?.length) {
-      const info = JSON.parse(await run('go', ['mod', 'download', '-json', `${build.module}@v${build.version}`])) as { Dir?: string; Error?: string };
+      const info = JSON.parse(await run('go', ['mod', 'download', '-json', `${build.module}@v${build.version}`], { env })) as { Dir?: string; Error?: string };
       if (!info.Dir) throw new Error(`go mod download ${build.module}@v${build.version}: ${info.Error ?? 'no module folder'}`);
       for (const copy of build.copies) {
         const to = path.join(scratch, copy.to);

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { cachePaths } from './cache';
+import { buildWithHeartbeat } from './heartbeat';
 import { assertExecutable, assertReachable, explicitPath, firstExecutable, firstWorking, run, sdkDownloadUrl, type ProvisionOptions, type Provided, type Route } from './routes';
 import { versions } from './versions';
 
@@ -28,7 +29,7 @@ export async function provisionTemporalCli(options: CliProvisionOptions): Promis
       name: `go install ${versions.temporalCliModule}@v${versions.temporalCli}`,
       attempt: async () => {
         log(`building the Temporal CLI v${versions.temporalCli} with go install (a cold build takes several minutes)…`, 'info');
-        return goInstall(paths.temporalCli);
+        return buildWithHeartbeat('temporal', `go install ${versions.temporalCliModule}@v${versions.temporalCli}`, log, () => goInstall(paths.temporalCli));
       },
     },
   ];

@@ -33,7 +33,8 @@ async function cached<T extends object>(parts: T, files: string[]): Promise<T> {
 
 /**
  * Finds the Temporal server, its schema tool and the PostgreSQL schema in the cache, or builds
- * them with `go install` from the Go module proxy (a cold build takes several minutes).
+ * them with `go install` from the Go module proxy (a cold build takes several minutes), with
+ * `GOTOOLCHAIN` set to the toolchain its `go.mod` needs.
  */
 export async function provisionTemporalServer(options: ProvisionOptions): Promise<Provided<TemporalServerParts>> {
   const paths = cachePaths(options.cacheDir);
@@ -48,6 +49,8 @@ export async function provisionTemporalServer(options: ProvisionOptions): Promis
         await goBuildInto(paths.temporalServerDir, {
           module: versions.temporalServerModule,
           version: versions.temporalServer,
+          toolchain: versions.temporalServerGoToolchain,
+          log,
           binaries: [
             { pkg: 'cmd/server', as: path.basename(paths.temporalServer) },
             { pkg: 'cmd/tools/sql', as: path.basename(paths.temporalSqlTool) },
@@ -76,6 +79,7 @@ export async function provisionTemporalUi(options: ProvisionOptions): Promise<Pr
         await goBuildInto(paths.temporalUiDir, {
           module: versions.temporalUiModule,
           version: versions.temporalUi,
+          log,
           binaries: [{ pkg: 'cmd/server', as: 'ui-server' }],
           copies: [{ from: 'config', to: 'config' }],
         });

@@ -18,15 +18,24 @@ export const versions = {
   testServerMainClass: 'io.temporal.testserver.TestServer',
   /**
    * Temporal server of the native cluster (`npm run cluster`), built with `go install`. The same
-   * version as docker-compose.yml's images and the server inside the CLI above.
+   * version as docker-compose.yml's server and admin-tools images. Newer than the server inside the
+   * CLI above (1.29.1): its new matcher no longer blocks a root partition's backlog (docs/operations.md).
    */
-  temporalServer: '1.29.1',
+  temporalServer: '1.32.2',
+  /**
+   * The Go toolchain the server is built with (`GOTOOLCHAIN`): its `go.mod` asks for Go 1.26.10
+   * from v1.30 on; the go command fetches this toolchain from the Go module proxy when it is older.
+   */
+  temporalServerGoToolchain: 'go1.27.3',
   /** Go module of the Temporal server; its `cmd/server` and `cmd/tools/sql` are built, its `schema/` copied. */
   temporalServerModule: 'go.temporal.io/server',
   /** The server's persistence plugin and the schema folder (inside the module) that goes with it. */
   temporalSqlPlugin: 'postgres12',
   temporalSchemaDir: 'schema/postgresql/v12',
-  /** Temporal Web UI server of the native cluster: the same version as docker-compose.yml's UI image and the CLI's UI. */
+  /**
+   * Temporal Web UI server of the native cluster: the same version as docker-compose.yml's UI image
+   * and the CLI's UI, so both setups show the same UI; it serves server 1.32.2 as well (test/cluster/faults.test.ts).
+   */
   temporalUi: '2.42.1',
   /** Go module of the UI server; its `cmd/server` embeds the UI build, its `config/` is the image's config. */
   temporalUiModule: 'github.com/temporalio/ui-server/v2',

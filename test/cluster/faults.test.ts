@@ -5,6 +5,7 @@ import { clusterMembers } from '../../src/cluster/membership';
 import { freePortOn } from '../../src/cluster/ports';
 import { run } from '../../src/provision/routes';
 import { provisionTemporalCli } from '../../src/provision/temporal-cli';
+import { versions } from '../../src/provision/versions';
 import { loadConfig } from '../../src/shared/config';
 import { planLoad, prepareLoad, runLoad, untilSettled, type RunningLoad } from '../helpers/cluster-load';
 import { startClusterTestEnv, type ClusterTestEnv } from '../helpers/cluster';
@@ -62,7 +63,7 @@ describe('native Temporal cluster on PostgreSQL, under faults', function () {
     const config = loadConfig();
     const cli = await provisionTemporalCli({ cacheDir: config.cacheDir, temporalCliPath: config.temporalCliPath });
     const describe = JSON.parse(await run(cli.value, ['operator', 'cluster', 'describe', '--address', env.cluster.nodes[1]!.address, '-o', 'json'])) as Record<string, unknown>;
-    assert.equal(describe.serverVersion, '1.29.1');
+    assert.equal(describe.serverVersion, versions.temporalServer);
     assert.equal(describe.persistenceStore, 'postgres12');
   });
 

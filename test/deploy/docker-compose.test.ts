@@ -112,9 +112,16 @@ describe('docker-compose.yml', () => {
     const temporal = services.temporal!;
     assert.ok(temporal.volumes!.includes('./deploy/temporal/config/docker.yaml:/etc/temporal/config/docker.yaml:ro'));
     assert.ok(temporal.volumes!.includes('./deploy/temporal/dynamicconfig:/etc/temporal/config/dynamicconfig:ro'));
-    assert.match(String(temporal.command), /--config config --env docker/);
+    // The same flags as src/cluster/server-node.ts: one config file (server 1.30+), not the deprecated --root/--config/--env.
+    assert.match(String(temporal.command), /^--config-file \/etc\/temporal\/config\/docker\.yaml --allow-no-auth start$/);
     assert.match(readFileSync(path.join(repoRoot, 'deploy/temporal/config/docker.yaml'), 'utf8').slice(0, 1024), /enable-template/);
     assert.equal(services['temporal-admin-tools']!.command, '/scripts/setup-postgres.sh');
+  });
+
+  it('turns on the new matcher (priorities) and fairness in the dynamic config it shares with npm run cluster', () => {
+    const dynamicConfig = parse(readFileSync(path.join(repoRoot, 'deploy/temporal/dynamicconfig/development-sql.yaml'), 'utf8')) as Record<string, { value: unknown; constraints: object }[]>;
+    assert.deepEqual(dynamicConfig['matching.useNewMatcher'], [{ value: true, constraints: {} }]);
+    assert.deepEqual(dynamicConfig['matching.enableFairness'], [{ value: true, constraints: {} }]);
   });
 
   it('pins the same server and UI versions as src/provision/versions.ts', () => {

@@ -14,6 +14,8 @@ export interface PlannedJob {
   payload: Record<string, unknown>;
   /** The job ID given at enqueue (process-payment derives its own from the payment ID). */
   id?: string;
+  /** Its priority, 1–5 spread over the plan, so that a backlog under a fault holds every level. */
+  priority: number;
   injected: Injected;
 }
 
@@ -54,23 +56,25 @@ export function planLoad(options: LoadOptions): LoadPlan {
     const u = (Math.floor(i / types.length) * 0.618_033_988_75) % 1;
     const wanted: Injected = u < permanent ? 'permanent' : u < permanent + transient ? 'transient' : 'none';
     const name = `${prefix}-${i}`;
+    // Levels 1–5 in turn within each type, so that every type has jobs at every level.
+    const priority = 1 + (Math.floor(i / types.length) % 5);
     switch (type) {
       case 'send-email': {
         const to = `${wanted === 'permanent' ? 'bounce' : wanted === 'transient' ? 'flaky' : 'ok'}-${name}@example.com`;
-        jobs.push({ type, id: `${name}-email`, payload: { to, subject: `load ${i}`, body: 'mixed load', userId: name }, injected: wanted });
+        jobs.push({ type, id: `${name}-email`, payload: { to, subject: `load ${i}`, body: 'mixed load', userId: name }, injected: wanted, priority });
         break;
       }
       case 'process-payment': {
         const from = accounts[i % accountCount]!;
         const to = wanted === 'permanent' ? `${name}-ghost` : accounts[(i + 1 + (i % 3)) % accountCount]!;
-        jobs.push({ type, payload: { paymentId: `${name}-pay`, fromAccount: from, toAccount: to, amount: (i % 500) + 1, currency: 'EUR' }, injected: wanted === 'permanent' ? 'permanent' : 'none' });
+        jobs.push({ type, payload: { paymentId: `${name}-pay`, fromAccount: from, toAccount: to, amount: (i % 500) + 1, currency: 'EUR' }, injected: wanted === 'permanent' ? 'permanent' : 'none', priority });
         break;
       }
       case 'sync-data':
-        jobs.push({ type, id: `${name}-sync`, payload: { source: `${name}-src`, pageSize: 2 }, injected: wanted });
+        jobs.push({ type, id: `${name}-sync`, payload: { source: `${name}-src`, pageSize: 2 }, injected: wanted, priority });
         break;
       default:
-        jobs.push({ type, id: `${name}-report`, payload: { from: '2026-01-01', to: '2027-01-01', format: 'json', accounts: accounts.slice(0, 3), name: `${name}-report` }, injected: 'none' });
+        jobs.push({ type, id: `${name}-report`, payload: { from: '2026-01-01', to: '2027-01-01', format: 'json', accounts: accounts.slice(0, 3), name: `${name}-report` }, injected: 'none', priority });
     }
   }
   return { prefix, jobs, accounts };
@@ -153,7 +157,7 @@ export function runLoad(jobs: JobClient, plan: LoadPlan): RunningLoad {
   const enqueueOne = async (job: PlannedJob): Promise<string> => {
     for (;;) {
       try {
-        const { id } = await jobs.enqueue(job.type, job.payload as never, job.id ? { id: job.id } : {});
+        const { id } = await jobs.enqueue(job.type, job.payload as never, { ...(job.id ? { id: job.id } : {}), priority: job.priority });
         return id;
       } catch (err) {
         // An enqueue interrupted by a fault is retried with the same ID: it starts the job at most once.
