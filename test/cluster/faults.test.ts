@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import pg from 'pg';
 import { clusterMembers } from '../../src/cluster/membership';
 import { freePortOn } from '../../src/cluster/ports';
 import { run } from '../../src/provision/routes';
@@ -9,6 +10,7 @@ import { versions } from '../../src/provision/versions';
 import { loadConfig } from '../../src/shared/config';
 import { planLoad, prepareLoad, runLoad, untilSettled, type RunningLoad } from '../helpers/cluster-load';
 import { startClusterTestEnv, type ClusterTestEnv } from '../helpers/cluster';
+import { waitFor } from '../helpers/dlq';
 import { uniqueId } from '../helpers/env';
 import { startLoadSmtpServer, type LoadSmtpServer } from '../helpers/load-smtp';
 import { formatFigures, reconcile } from '../helpers/reconcile';
@@ -55,6 +57,20 @@ describe('native Temporal cluster on PostgreSQL, under faults', function () {
     }
   }
 
+  /** Backlogged tasks of `taskQueue` (any partition) in the classic table and in the fairness table. */
+  async function backlogRows(taskQueue: string): Promise<{ tasks: number; tasksV2: number }> {
+    const client = new pg.Client({ connectionString: env.cluster.postgres.url('temporal_cluster') });
+    await client.connect();
+    try {
+      // task_queue_id holds the namespace ID, the partition's name and the task type: the name is in its bytes.
+      const count = async (table: string) =>
+        Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE position(convert_to($1, 'UTF8') in task_queue_id) > 0`, [taskQueue])).rows[0]!.n);
+      return { tasks: await count('tasks'), tasksV2: await count('tasks_v2') };
+    } finally {
+      await client.end();
+    }
+  }
+
   it('runs two nodes that share the database and see each other', async () => {
     const members = await clusterMembers(env.cluster.postgres, 'temporal_cluster');
     for (const node of env.cluster.nodes) {
@@ -72,6 +88,20 @@ describe('native Temporal cluster on PostgreSQL, under faults', function () {
     assert.equal(response.status, 200);
     const body = (await response.json()) as { namespaces: { namespaceInfo: { name: string } }[] };
     assert.ok(body.namespaces.some((n) => n.namespaceInfo.name === env.cluster.namespace), JSON.stringify(body).slice(0, 200));
+  });
+
+  it('keeps a task queue\'s backlog in the fairness tables: the new matcher and fairness are on', async () => {
+    const taskQueue = uniqueId('tq');
+    const jobs = env.jobs(taskQueue);
+    // No worker polls this queue: the job's first workflow task has to wait in the backlog.
+    const { id } = await jobs.enqueue('send-email', { to: 'backlog@example.com', subject: 'backlog', body: 'waits', userId: 'backlog' }, { id: uniqueId('backlog') });
+    try {
+      const rows = await waitFor(() => backlogRows(taskQueue), (r) => r.tasksV2 > 0, 60_000);
+      assert.ok(rows.tasksV2 >= 1, `the waiting workflow task is in tasks_v2 (${JSON.stringify(rows)})`);
+      assert.equal(rows.tasks, 0, 'with matching.enableFairness nothing of the queue is written to the classic tasks table');
+    } finally {
+      await jobs.temporal.workflow.getHandle(id).terminate('test over');
+    }
   });
 
   it('completes every job, none twice, when a Temporal node is killed mid-run and restarted', async () => {
