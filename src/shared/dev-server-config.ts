@@ -8,6 +8,7 @@
  */
 export const devServerDynamicConfig: Readonly<Record<string, string>> = {
   'matching.useNewMatcher': 'true',
+  'matching.enableFairness': 'true',
   'matching.numTaskqueueReadPartitions': '1',
   'matching.numTaskqueueWritePartitions': '1',
 };
