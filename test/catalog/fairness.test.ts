@@ -9,6 +9,7 @@ import { planQueues } from '../../src/catalog/task-queues';
 import { fairnessOfPriority } from '../../src/catalog/fairness';
 import { flowControlOf, formatFlowControl, parseFairnessFlags } from '../../src/client/cli-fairness';
 import { UsageError } from '../../src/client/cli-support';
+import { formatJobRecord } from '../../src/client/format';
 import { InvalidOptionError, InvalidPayloadError } from '../../src/shared/errors';
 import { schedule } from '../../src/shared/retry';
 import { catalog as builtIn } from '../../src/jobs/catalog';
@@ -100,6 +101,9 @@ describe('fairness keys and weights', () => {
     rejects(() => parseFairnessFlags({ fairnessKey: '' }), UsageError, /--fairness-key: must be a non-empty string/);
     assert.equal(formatFlowControl(flowControlOf(fairnessCatalog.definition('limited-task')!)), ' (fair by key, at most 4/s per key)');
     assert.equal(formatFlowControl(flowControlOf(plain)), '');
+    const record = { id: 'j', type: 'tenant-task', payload: {}, status: 'running', attempts: 1, maxAttempts: 2, createdAt: '2026-01-01T00:00:00.000Z' } as const;
+    assert.match(formatJobRecord({ ...record, fairness: { key: 'acme\u001b[2J', weight: 3 } }), /^fairness: {4}acme\\u001b\[2J \(weight 3\)$/m, 'status shows the key, escaped for the terminal');
+    assert.doesNotMatch(formatJobRecord(record), /fairness/);
   });
 });
 
