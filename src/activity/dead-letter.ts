@@ -6,6 +6,7 @@ import { readCreatedAt } from '../catalog/created-at';
 import { deadLetterWorkflowId, normaliseFailureMessage } from '../catalog/dead-letter';
 import { deadLetterShardOf, deadLetterShardWorkflowId } from '../catalog/dead-letter-shards';
 import { startJob } from '../catalog/start-job';
+import { previousPriority } from '../catalog/previous-priority';
 import { validatePatchedPayload, validatePayload } from '../catalog/validate';
 import { activityAttempts } from '../shared/attempts';
 import { ErrorType, JobsError, nonRetryable } from '../shared/errors';
@@ -133,13 +134,17 @@ export function createDeadLetterActivities({ client, taskQueue, catalog, handOff
       const definition = catalog.definition(type)!;
       // The record keeps the first enqueue time, not the redrive's; unreadable, the redrive still goes ahead.
       const createdAt = await readCreatedAt(client, input.id).then((d) => d.toISOString(), () => undefined);
+      // The same job: it keeps the priority and fairness key it failed with (the type's derived ones if that run is gone).
+      const { priority, fairness } = await previousPriority(client, input.id);
       try {
-        const handle = await cancellable(() => startJob(client, { definition, id: input.id, payload, taskQueue, mode: 'redrive', createdAt }));
+        const handle = await cancellable(() => startJob(client, { definition, id: input.id, payload, taskQueue, mode: 'redrive', createdAt, priority, fairness }));
         return { runId: handle.firstExecutionRunId };
       } catch (err) {
         if (err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError') {
           throw nonRetryable(ErrorType.DlqInvalidState, `job ${input.id} is running or completed; only a failed job can be redriven`, err);
         }
+        // The type's fairness refused the (patched) payload: retrying cannot fix it either.
+        if (err instanceof JobsError) throw nonRetryable(err.type, err.detail, err);
         throw err;
       }
     },

@@ -3,6 +3,7 @@ import type { JobDefinition } from './define-job';
 import { CatalogError } from './catalog-error';
 import { presetProblems, type CatalogProblem } from './preset-problems';
 import { planQueues } from './task-queues';
+import { ratePerKeyProblems } from './rate-per-key';
 
 /** A job definition of any payload, type name and presets. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the payload type is each definition's own
@@ -118,6 +119,7 @@ function catalogProblems(definitions: readonly AnyJobDefinition[], payloads: Pay
       problems.push({ path: `${at}.mainPreset`, message: `names no preset of the job's (presets: ${Object.keys(d.presets ?? {}).join(', ') || 'none'})` });
     }
     problems.push(...presetProblems(d, at));
+    problems.push(...ratePerKeyProblems(d, at));
     if (!Object.prototype.hasOwnProperty.call(payloads, d.type)) problems.push({ path: `payloads.${d.type}`, message: 'is missing: every job type needs its payload schema' });
     if (d.queue && (typeof d.queue.name !== 'string' || !/^[\w.-]{1,64}$/.test(d.queue.name))) {
       problems.push({ path: `${at}.queue.name`, message: 'must be 1 to 64 characters of A-Z, a-z, 0-9, _ . -' });

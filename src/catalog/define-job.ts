@@ -1,5 +1,7 @@
 import type { ActivityOptions, Duration } from '@temporalio/common';
 import type { NamespacedErrorType } from '../shared/errors';
+import type { JobFairness } from './job-fairness';
+import type { JobLimits } from './job-limits';
 import { maxAttempts, toRetryPolicy, type RetryShape } from '../shared/retry';
 
 /** Timeouts of one activity attempt. */
@@ -78,6 +80,15 @@ export interface JobDefinition<TPayload = unknown, TType extends string = string
   idempotencyKey?(payload: TPayload): string;
   /** A one-line summary shown in the Temporal Web UI, e.g. `send-email to ada@…`. @defaultValue the type */
   summary?(payload: TPayload): string;
+  /**
+   * The job's fairness key and weight, derived from the payload, so that one tenant's flood does
+   * not hold back the others' jobs: e.g. `sync-data` by `source`, `send-email` by recipient
+   * domain. `EnqueueOptions.fairnessKey` / `fairnessWeight` override it; a redrive keeps the key the
+   * job ran with. See {@link JobFairness}. @defaultValue none: every job shares the empty key
+   */
+  fairness?(payload: TPayload): JobFairness;
+  /** Limits per key over all workers, e.g. `{ ratePerKey: 10 }`. See {@link JobLimits}. @defaultValue none */
+  limits?: JobLimits;
   /**
    * How the job's workflow runs its steps: `regular` activities go through the task queue (any
    * worker may run an attempt; heartbeats; each attempt is in the history), `local` activities run

@@ -3,4 +3,6 @@
 export { defineJob, activityOptions, jobMaxAttempts, presetOptions, type ActivityPreset, type JobDefinition, type JobQueue, type JobTimeouts } from './define-job';
 export { defineCatalog, isCatalog, type AnyJobDefinition, type Catalog, type CatalogSpec, type JobTypeOf, type PayloadInputOf, type PayloadOf, type PayloadSchemas } from './catalog';
 export { CatalogError, NoCatalogError } from './catalog-error';
+export { maxFairnessKeyBytes, maxFairnessWeight, minFairnessWeight, type JobFairness } from './job-fairness';
+export type { JobLimits } from './job-limits';
 export { exponential, schedule, type ExponentialRetry, type RetryShape, type ScheduledRetry } from '../shared/retry';

@@ -5,6 +5,8 @@ import type { JobDefinition } from './define-job';
 import { InvalidPayloadError, describe } from '../shared/errors';
 import { jobIdPattern, maxJobIdLength } from '../shared/limits';
 import { validateOptions, validatePayload } from './validate';
+import { jobFairness, type FairnessOptions } from './fairness';
+import type { JobFairness } from './job-fairness';
 
 /** A job validated and ready to start: what `JobClient.enqueue` starts, made without Temporal. */
 export interface PreparedJob {
@@ -18,6 +20,8 @@ export interface PreparedJob {
   delayMs?: number;
   /** 1 (highest) to 5 (lowest). */
   priority?: number;
+  /** The fairness key and weight: the enqueue's, else the type's derived ones. */
+  fairness?: JobFairness;
 }
 
 /**
@@ -29,12 +33,13 @@ export function prepareJob<S extends PayloadSchemas>(
   catalog: Catalog<S>,
   type: string,
   payload: unknown,
-  options: { id?: string; delay?: Duration; priority?: number } = {},
+  options: { id?: string; delay?: Duration; priority?: number } & FairnessOptions = {},
 ): PreparedJob {
   const parsed = validatePayload(catalog, type, payload, 'refuse');
   const definition = catalog.definition(type)!;
   const { id: chosenId, delayMs, priority } = validateOptions(options);
-  return { definition, id: chosenId ?? derivedId(definition, parsed) ?? `${type}-${randomUUID()}`, payload: parsed, delayMs, priority };
+  const fairness = jobFairness(definition, parsed, options);
+  return { definition, id: chosenId ?? derivedId(definition, parsed) ?? `${type}-${randomUUID()}`, payload: parsed, delayMs, priority, fairness };
 }
 
 /**

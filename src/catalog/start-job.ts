@@ -1,6 +1,8 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { Priority, SearchAttributePair } from '@temporalio/common';
 import type { JobDefinition } from './define-job';
+import { jobFairness, jobPriority } from './fairness';
+import type { JobFairness } from './job-fairness';
 import { createdAtMemoKey } from './created-at';
 import { jobTypeSearchAttribute } from './job-type-attribute';
 import { taskQueueFor } from './task-queues';
@@ -21,6 +23,8 @@ export interface JobStartInput {
   taskQueue: string;
   /** The job's priority, 1 (highest) to 5 (lowest). @defaultValue unset: Temporal's default, 3 */
   priority?: number;
+  /** The job's fairness key and weight, already validated. @defaultValue what the type's `fairness` derives from the payload */
+  fairness?: JobFairness;
 }
 
 /** What {@link startJob} starts. */
@@ -61,8 +65,9 @@ export function jobStartOptions(input: JobStartInput): {
     memo: { [payloadHashMemoKey]: payloadHash(input.payload) },
     typedSearchAttributes: [{ key: jobTypeSearchAttribute, value: definition.type }],
     staticSummary: (definition.summary as ((p: unknown) => string) | undefined)?.(input.payload) ?? definition.type,
-    // Lower keys go first in Temporal, as in ours; activities inherit the workflow's priority.
-    priority: input.priority === undefined ? undefined : { priorityKey: input.priority },
+    // Lower keys go first in Temporal, as in ours; activities inherit the workflow's priority,
+    // fairness key and weight included.
+    priority: jobPriority(input.priority, input.fairness ?? jobFairness(definition, input.payload)),
   };
 }
 

@@ -15,6 +15,8 @@ export interface QueuePlan {
   concurrency: number;
   /** Activity attempts per second over all workers of the queue. @defaultValue unlimited */
   rateLimit?: number;
+  /** Activity attempts per second per fairness key over all workers (`limits.ratePerKey`), set on the server. @defaultValue unlimited */
+  ratePerKey?: number;
 }
 
 /**
@@ -37,11 +39,12 @@ export function planQueues(sharedQueue: string, definitions: readonly JobDefinit
     const plan = plans.get(taskQueue);
     const concurrency = d.queue?.concurrency ?? defaultConcurrency;
     const rateLimit = d.queue?.rateLimit;
+    const ratePerKey = d.queue ? d.limits?.ratePerKey : undefined;
     if (!plan) {
-      plans.set(taskQueue, { taskQueue, shared: d.queue === undefined, types: [d.type], concurrency, rateLimit });
+      plans.set(taskQueue, { taskQueue, shared: d.queue === undefined, types: [d.type], concurrency, rateLimit, ...(ratePerKey === undefined ? {} : { ratePerKey }) });
       continue;
     }
-    if (plan.concurrency !== concurrency || plan.rateLimit !== rateLimit) {
+    if (plan.concurrency !== concurrency || plan.rateLimit !== rateLimit || plan.ratePerKey !== ratePerKey) {
       throw new TypeError(`job types ${plan.types.join(', ')} and ${d.type} share task queue ${taskQueue} but declare different limits`);
     }
     plan.types.push(d.type);

@@ -3,6 +3,7 @@ import { msToNumber } from '../shared/sdk-internals';
 import type { z } from 'zod';
 import type { Catalog, PayloadSchemas } from './catalog';
 import { identityChange } from './define-job';
+import { fairnessOptionIssues, type FairnessOptions } from './fairness';
 import { mergePatch } from '../shared/merge-patch';
 import { omitKeys, parseTolerant, type UnknownKeys } from './unknown-keys';
 import { jobIdPattern, maxDelayMs, maxJobIdLength, maxPayloadBytes } from '../shared/limits';
@@ -100,9 +101,9 @@ function identityFields(definition: NonNullable<ReturnType<Catalog['definition']
   return culprits.length > 0 ? culprits.map((k) => `payload.${k}`) : ['payload'];
 }
 
-/** Checks a caller-chosen job ID, delay and priority; throws {@link InvalidOptionError} naming each bad one. */
-export function validateOptions(options: { id?: string; delay?: Duration; priority?: number }): { id?: string; delayMs?: number; priority?: number } {
-  const issues: FieldIssue[] = [];
+/** Checks a caller-chosen job ID, delay, priority and fairness; throws {@link InvalidOptionError} naming each bad one. */
+export function validateOptions(options: { id?: string; delay?: Duration; priority?: number } & FairnessOptions): { id?: string; delayMs?: number; priority?: number } {
+  const issues: FieldIssue[] = fairnessOptionIssues(options);
   const { id, delay, priority } = options;
   if (priority !== undefined && !(Number.isInteger(priority) && priority >= 1 && priority <= 5)) {
     issues.push({ path: 'priority', message: `must be a whole number from 1 (highest) to 5 (lowest), got ${JSON.stringify(priority)}` });

@@ -3,13 +3,14 @@ import type { Command } from 'commander';
 import type { Duration } from '@temporalio/common';
 import { parseJson, parsePriority, withClient } from './cli-support';
 import { formatTable } from './format';
+import { addFairnessOptions, parseFairnessFlags, type FairnessFlags } from './cli-fairness';
 import type { JobClient } from './job-client';
 
 /** Adds `schedule create|list|pause|unpause|trigger|delete` to jobctl. */
 export function addScheduleCommands(program: Command): void {
   const schedule = program.command('schedule').description('Recurring jobs: each run is an ordinary job, whose ID is the schedule ID plus the scheduled time');
 
-  schedule
+  const create = schedule
     .command('create')
     .description('Validate a payload and create a schedule that enqueues it; prints the schedule ID')
     .argument('<type>', 'job type (jobctl types lists them)')
@@ -18,13 +19,15 @@ export function addScheduleCommands(program: Command): void {
     .option('--every <duration>', 'interval, e.g. 5m, 1h')
     .option('--id <id>', 'schedule ID (default <type>-schedule-<uuid>)')
     .option('--priority <1-5>', 'priority of each run: 1 highest, 5 lowest (default 3)')
-    .option('--paused', 'create it paused')
-    .action(async (type: string, payloadJson: string, opts: { cron?: string; every?: string; id?: string; priority?: string; paused?: boolean }) => {
+    .option('--paused', 'create it paused');
+  addFairnessOptions(create)
+    .action(async (type: string, payloadJson: string, opts: { cron?: string; every?: string; id?: string; priority?: string; paused?: boolean } & FairnessFlags) => {
       const payload = parseJson(payloadJson, 'payload-json');
       const priority = parsePriority(opts.priority);
+      const fairness = parseFairnessFlags(opts);
       // create validates the type, payload and options before it calls Temporal.
       const { id } = await withClient(
-        (c) => c.schedules.create(type, payload as never, { id: opts.id, cron: opts.cron, every: opts.every as Duration | undefined, priority, paused: opts.paused }),
+        (c) => c.schedules.create(type, payload as never, { id: opts.id, cron: opts.cron, every: opts.every as Duration | undefined, priority, paused: opts.paused, ...fairness }),
         'required',
         'schedule create',
       );

@@ -6,6 +6,7 @@ import { addCodecCommands } from './cli-codec';
 import { addConsoleCommand } from './cli-console';
 import { addDeadLetterCommands } from './cli-dlq';
 import { addDoctorCommand } from './cli-doctor';
+import { addFairnessOptions, flowControlOf, formatFlowControl, parseFairnessFlags, type FairnessFlags } from './cli-fairness';
 import { addScheduleCommands } from './cli-schedule';
 import { addStatsCommand } from './cli-stats';
 import { DeadLetterError } from './dead-letters';
@@ -35,7 +36,7 @@ function buildProgram(): Command {
     .exitOverride()
     .hook('preAction', (root) => setCatalogFlag(root.opts<{ catalog?: string }>().catalog));
 
-  program
+  const enqueue = program
     .command('enqueue')
     .description('Validate a payload and enqueue a job; prints the job ID')
     .argument('<type>', 'job type (jobctl types lists them)')
@@ -43,13 +44,14 @@ function buildProgram(): Command {
     .option('--id <id>', 'job ID; enqueueing an existing ID runs nothing new')
     .option('--delay <duration>', 'wait before the first attempt, e.g. 30s, 5m')
     .option('--priority <1-5>', 'start before jobs with a higher number when workers are busy: 1 highest, 5 lowest (default 3)')
-    .option('--json', 'print {"id","existed"} as JSON')
-    .action(async (type: string, payloadJson: string, opts: { id?: string; delay?: string; priority?: string; json?: boolean }) => {
+    .option('--json', 'print {"id","existed"} as JSON');
+  addFairnessOptions(enqueue)
+    .action(async (type: string, payloadJson: string, opts: { id?: string; delay?: string; priority?: string; json?: boolean } & FairnessFlags) => {
       // Validate everything before connecting: bad input never reaches Temporal. The client then
       // starts the job with this payload as it is (validation is one step: the client's own).
       const catalog = projectCatalog('required', 'enqueue')!;
       const payload = parseJson(await readJsonArg(payloadJson, 'payload-json'), 'payload-json');
-      const job = prepareJob(catalog, type, payload, { ...opts, priority: parsePriority(opts.priority) });
+      const job = prepareJob(catalog, type, payload, { id: opts.id, delay: opts.delay, priority: parsePriority(opts.priority), ...parseFairnessFlags(opts) });
       const result = await withClient((client) => client.start(job), 'required', 'enqueue');
       if (opts.json) console.log(JSON.stringify({ id: result.id, existed: result.existed }));
       else {
@@ -135,10 +137,10 @@ function buildProgram(): Command {
     .description("List the catalog's job types")
     .addOption(new Option('--json', 'print as JSON'))
     .action((opts: { json?: boolean }) => {
-      const rows = projectCatalog('required', 'types')!.definitions.map((d) => ({ type: d.type, description: d.description }));
+      const rows = projectCatalog('required', 'types')!.definitions.map((d) => ({ type: d.type, description: d.description, ...flowControlOf(d) }));
       // Padded to the longest name: a team's type names may be longer than the built-in ones.
       const width = Math.max(0, ...rows.map((r) => r.type.length)) + 2;
-      console.log(opts.json ? JSON.stringify(rows, null, 2) : rows.map((r) => `${r.type.padEnd(width)}${r.description}`).join('\n'));
+      console.log(opts.json ? JSON.stringify(rows, null, 2) : rows.map((r) => `${r.type.padEnd(width)}${r.description}${formatFlowControl(r)}`).join('\n'));
     });
 
   return program;

@@ -25,6 +25,7 @@ export function formatJobRecord(record: JobRecord): string {
     ['progress', record.progress ? `${record.progress.done}${record.progress.total === undefined ? '' : `/${record.progress.total}`}${record.progress.unit ? ` ${record.progress.unit}` : ''}` : undefined],
     ['compensation', record.compensation ? `${record.compensation.status}${record.compensation.undone.length ? `, undid ${record.compensation.undone.join(', ')}` : ''}` : undefined],
     ['run', record.run !== undefined && record.run > 1 ? String(record.run) : undefined],
+    ['fairness', record.fairness ? `${sanitizeForTerminal(record.fairness.key)}${record.fairness.weight === undefined ? '' : ` (weight ${record.fairness.weight})`}` : undefined],
     ['waiting', record.configWait ? `for a setting since ${record.configWait.since} (costs no attempt); next check ${record.configWait.nextCheckAt}` : undefined],
     ['createdAt', record.createdAt],
     ['processedAt', record.processedAt],

@@ -41,6 +41,17 @@ export interface EnqueueOptions {
    * first (Temporal's priority key; the job's activities inherit it). @defaultValue 3
    */
   priority?: number;
+  /**
+   * The job's fairness key, e.g. the tenant: while jobs wait for worker slots, Temporal hands them
+   * out round-robin over the keys, so one key's backlog does not hold back the others. 1 to 64 bytes.
+   * @defaultValue what the job type's `fairness` derives from the payload, else none (the empty key)
+   */
+  fairnessKey?: string;
+  /**
+   * The fairness key's weight, 0.001 to 1000: a key of weight 3 gets three tasks for each one of a
+   * key of weight 1. Needs a fairness key (this enqueue's or the type's). @defaultValue the type's, else 1
+   */
+  fairnessWeight?: number;
 }
 
 /** What {@link JobClient.enqueue} did. */
@@ -134,9 +145,9 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
    * `enqueue` does after its checks. Idempotent like `enqueue`.
    */
   async start(job: PreparedJob): Promise<EnqueueResult> {
-    const { definition, id, payload: parsed, delayMs, priority } = job;
+    const { definition, id, payload: parsed, delayMs, priority, fairness } = job;
     try {
-      const handle = await startJob(this.temporal, { definition, id, payload: parsed, taskQueue: this.config.taskQueue, delayMs, priority, mode: 'enqueue', eager: this.config.eagerStart });
+      const handle = await startJob(this.temporal, { definition, id, payload: parsed, taskQueue: this.config.taskQueue, delayMs, priority, fairness, mode: 'enqueue', eager: this.config.eagerStart });
       return { id, existed: false, handle };
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw missingSearchAttributeIn(err, this.temporal.options.namespace) ?? err;

@@ -3,6 +3,8 @@ import type { temporal } from '@temporalio/proto';
 import type { Catalog } from '../catalog/catalog';
 import { jobMaxAttempts } from '../catalog/define-job';
 import { jobTypeSearchAttribute } from '../catalog/job-type-attribute';
+import { fairnessOfPriority } from '../catalog/fairness';
+import type { JobFairness } from '../catalog/job-fairness';
 import type { StallReason } from '../shared/job-metrics';
 import { stallReason, type FailureLike } from '../shared/stall';
 import type { CancelRequestedInput, JobProgress, JobState } from '../workflow/job-state';
@@ -64,6 +66,8 @@ export interface JobRecord {
   run?: number;
   /** Set while the job waits for a setting its step needs (`jobs:missing-config`), which costs it no attempt; `status` is then `retrying`. */
   configWait?: { since: string; nextCheckAt: string; checks: number };
+  /** The fairness key (and weight) the job runs with, as its workflow's priority holds it; unset for the empty key. */
+  fairness?: JobFairness;
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -134,6 +138,8 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
     if (state.compensation) record.compensation = state.compensation;
     if (state.run !== undefined) record.run = state.run;
   }
+  const fairness = fairnessOfPriority(description.raw.workflowExecutionInfo?.priority);
+  if (fairness) record.fairness = fairness;
   if (waiting && status === 'retrying') record.configWait = { since: waiting.since, nextCheckAt: waiting.nextCheckAt, checks: waiting.checks };
   return record;
 }

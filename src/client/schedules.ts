@@ -10,6 +10,7 @@ import type { JobDefinition } from '../catalog/define-job';
 import { InvalidOptionError, ScheduleExistsError, ScheduleNotFoundError, type FieldIssue } from '../shared/errors';
 import { jobIdPattern, maxJobIdLength } from '../shared/limits';
 import { jobStartOptions } from '../catalog/start-job';
+import { jobFairness } from '../catalog/fairness';
 import { validateOptions, validatePayload } from '../catalog/validate';
 
 /** gRPC INVALID_ARGUMENT: the server refused the schedule's spec (e.g. a malformed cron line). */
@@ -47,6 +48,10 @@ export interface CreateScheduleOptions {
   priority?: number;
   /** Create it paused (`unpause` starts it). @defaultValue false */
   paused?: boolean;
+  /** Fairness key of each run, as in {@link EnqueueOptions.fairnessKey}. @defaultValue what the type derives from the payload */
+  fairnessKey?: string;
+  /** Its weight, as in {@link EnqueueOptions.fairnessWeight}. @defaultValue the type's, else 1 */
+  fairnessWeight?: number;
 }
 
 /** One schedule, as `jobctl schedule list` shows it. */
@@ -109,7 +114,8 @@ export class JobSchedules<S extends PayloadSchemas = PayloadSchemas> {
     const parsed = validatePayload(this.catalog, type, payload, 'refuse');
     const definition = this.catalog.definition(type)!;
     const { id, every, priority } = validateScheduleOptions(definition, options);
-    const { workflowType, priority: jobPriority, ...start } = jobStartOptions({ definition, payload: parsed, taskQueue: this.taskQueue, priority });
+    const fairness = jobFairness(definition, parsed, options);
+    const { workflowType, priority: jobPriority, ...start } = jobStartOptions({ definition, payload: parsed, taskQueue: this.taskQueue, priority, fairness });
     const memo: ScheduleMemo = { type, taskQueue: this.taskQueue, cron: options.cron, every: options.every === undefined ? undefined : String(options.every), priority };
     // The SDK sends an action's priority but its type omits the field (1.24).
     const action = { type: 'startWorkflow', workflowType, workflowId: id, ...start, priority: jobPriority } as ScheduleOptionsStartWorkflowAction<never> & { priority?: Priority };
@@ -215,7 +221,7 @@ function validateScheduleOptions(definition: JobDefinition, options: CreateSched
   }
   let priority: number | undefined;
   try {
-    priority = validateOptions({ priority: options.priority }).priority;
+    priority = validateOptions({ priority: options.priority, fairnessKey: options.fairnessKey, fairnessWeight: options.fairnessWeight }).priority;
   } catch (err) {
     if (!(err instanceof InvalidOptionError)) throw err;
     issues.push(...err.issues);

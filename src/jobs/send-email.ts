@@ -57,4 +57,7 @@ export const sendEmailJob = defineJob({
   mainPreset: 'send',
   steps: ['send'],
   summary: (payload: SendEmailPayload) => `send-email to ${payload.to}: ${payload.subject}`.slice(0, 200),
+  // Shared fairly between recipient domains: a bulk send to one domain does not hold back the
+  // others' mail. An address is ASCII; a domain over Temporal's 64 bytes keeps its last 64.
+  fairness: (payload: SendEmailPayload) => ({ key: payload.to.slice(payload.to.lastIndexOf('@') + 1).toLowerCase().slice(-64) }),
 });

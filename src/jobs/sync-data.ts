@@ -63,4 +63,6 @@ export const syncDataJob = defineJob({
   mainPreset: 'page',
   steps: ['sync'],
   summary: (payload: SyncDataPayload) => `sync ${payload.source}`,
+  // Shared fairly between sources: one source's import of thousands of jobs does not hold back the others'.
+  fairness: (payload: SyncDataPayload) => ({ key: payload.source }),
 });

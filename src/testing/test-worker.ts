@@ -6,6 +6,7 @@ import { jobActivityInterceptors } from '../activity/interceptors';
 import type { Catalog } from '../catalog/catalog';
 import { defaultConcurrency, planQueues } from '../catalog/task-queues';
 import { queueWorkerOptions, type CreateWorkerOptions } from '../worker/create-worker';
+import { applyRatePerKey } from '../worker/apply-rate-per-key';
 
 const noop = () => {};
 const quietBundlerLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: console.error };
@@ -34,7 +35,7 @@ export interface JobTestWorkerOptions extends Pick<WorkerOptions, 'taskQueue' | 
   activities?: object;
   /** The client the DLQ's activities start workflows with (e.g. one that encrypts). @defaultValue the environment's */
   deadLetterClient?: Client;
-  /** Apply each queue's declared concurrency and rate limit, as the worker does, with these overrides. @defaultValue the SDK's defaults */
+  /** Apply each queue's declared concurrency and rate limits (a rate per key too), as the worker does, with these overrides. @defaultValue the SDK's defaults */
   limits?: Pick<CreateWorkerOptions, 'concurrency' | 'workflowConcurrency'>;
 }
 
@@ -49,6 +50,8 @@ export async function createJobTestWorker(env: TestWorkflowEnvironment, bundle: 
   const plans = planQueues(taskQueue, catalog.definitions);
   if (!plans.some((p) => p.taskQueue === taskQueue)) plans.unshift({ taskQueue, shared: true, types: [], concurrency: defaultConcurrency });
   const all = { ...activities, ...createDeadLetterActivities({ client: deadLetterClient, taskQueue, catalog }) };
+  // The server-side half of the limits, as the worker sets them at start.
+  if (limits) await applyRatePerKey(env.client, plans);
   const workers = await Promise.all(
     plans.map((plan) =>
       Worker.create({

@@ -18,6 +18,7 @@ import { heavyModulesIn } from './bundle-check';
 import { checkWorkflowExports } from './check-workflows';
 import type { WorkerDefinition } from './define-worker';
 import { workerTuning } from './tuning';
+import { applyRatePerKey } from './apply-rate-per-key';
 
 /** The workers of one process, one per task queue, and what they hold open. */
 export interface CreatedWorker {
@@ -120,6 +121,8 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
     await ensureSearchAttributes(clientConnection, config.namespace, { logger: Runtime.instance().logger });
     const dataConverter = dataConverterFor(config);
     const client = new Client({ connection: clientConnection, namespace: config.namespace, dataConverter });
+    // Before any worker polls: a queue's first tasks are already held to its rate per key.
+    await applyRatePerKey(client, plans, Runtime.instance().logger);
     const given = typeof options.activities === 'function' ? await options.activities({ db, client, config, logger: Runtime.instance().logger }) : (options.activities ?? {});
     const activities = {
       ...given,

@@ -3,6 +3,8 @@
 // every job. A workflows module re-exports the DLQ in one line:
 //   export { deadLetterWorkflow } from 'durable-jobs/workflow';
 export { defineJob, activityOptions, jobMaxAttempts, presetOptions, type ActivityPreset, type JobDefinition, type JobQueue, type JobTimeouts } from '../catalog/define-job';
+export type { JobFairness } from '../catalog/job-fairness';
+export type { JobLimits } from '../catalog/job-limits';
 export { exponential, schedule, type ExponentialRetry, type RetryShape, type ScheduledRetry } from '../shared/retry';
 export { ErrorType, type NamespacedErrorType } from '../shared/errors';
 export { trackJob, jobStateQuery, type JobProgress, type JobState } from './job-state';
