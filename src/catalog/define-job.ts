@@ -1,6 +1,7 @@
 import type { ActivityOptions, Duration } from '@temporalio/common';
 import type { NamespacedErrorType } from '../shared/errors';
 import { maxAttempts, toRetryPolicy, type RetryShape } from '../shared/retry';
+import type { JobLimits } from './job-limits';
 
 /** Timeouts of one activity attempt. */
 export interface JobTimeouts {
@@ -89,6 +90,8 @@ export interface JobDefinition<TPayload = unknown, TType extends string = string
    * declared here, per job type. @defaultValue 'regular'
    */
   activity?: 'regular' | 'local';
+  /** How much of the type runs at once across all workers, e.g. 2 syncs per customer (see {@link JobLimits}). @defaultValue unlimited */
+  limits?: JobLimits<TPayload>;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { JobDefinition } from './define-job';
 import { InvalidPayloadError, describe } from '../shared/errors';
 import { jobIdPattern, maxJobIdLength } from '../shared/limits';
 import { validateOptions, validatePayload } from './validate';
+import { concurrencyKeyOf } from './concurrency-limit';
 
 /** A job validated and ready to start: what `JobClient.enqueue` starts, made without Temporal. */
 export interface PreparedJob {
@@ -34,6 +35,8 @@ export function prepareJob<S extends PayloadSchemas>(
   const parsed = validatePayload(catalog, type, payload, 'refuse');
   const definition = catalog.definition(type)!;
   const { id: chosenId, delayMs, priority } = validateOptions(options);
+  // A bad concurrency key is refused here, before anything reaches Temporal.
+  concurrencyKeyOf(definition, parsed);
   return { definition, id: chosenId ?? derivedId(definition, parsed) ?? `${type}-${randomUUID()}`, payload: parsed, delayMs, priority };
 }
 

@@ -1,6 +1,7 @@
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { Priority, SearchAttributePair } from '@temporalio/common';
 import type { JobDefinition } from './define-job';
+import { concurrencyKeyMemoKey, concurrencyKeyOf } from './concurrency-limit';
 import { createdAtMemoKey } from './created-at';
 import { jobTypeSearchAttribute } from './job-type-attribute';
 import { taskQueueFor } from './task-queues';
@@ -54,11 +55,12 @@ export function jobStartOptions(input: JobStartInput): {
   priority?: Priority;
 } {
   const { definition } = input;
+  const concurrencyKey = concurrencyKeyOf(definition, input.payload);
   return {
     workflowType: definition.workflowType,
     taskQueue: taskQueueFor(input.taskQueue, definition),
     args: [input.payload],
-    memo: { [payloadHashMemoKey]: payloadHash(input.payload) },
+    memo: { [payloadHashMemoKey]: payloadHash(input.payload), ...(concurrencyKey === undefined ? {} : { [concurrencyKeyMemoKey]: concurrencyKey }) },
     typedSearchAttributes: [{ key: jobTypeSearchAttribute, value: definition.type }],
     staticSummary: (definition.summary as ((p: unknown) => string) | undefined)?.(input.payload) ?? definition.type,
     // Lower keys go first in Temporal, as in ours; activities inherit the workflow's priority.

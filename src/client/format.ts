@@ -26,6 +26,7 @@ export function formatJobRecord(record: JobRecord): string {
     ['compensation', record.compensation ? `${record.compensation.status}${record.compensation.undone.length ? `, undid ${record.compensation.undone.join(', ')}` : ''}` : undefined],
     ['run', record.run !== undefined && record.run > 1 ? String(record.run) : undefined],
     ['waiting', record.configWait ? `for a setting since ${record.configWait.since} (costs no attempt); next check ${record.configWait.nextCheckAt}` : undefined],
+    ['waiting', record.limitWait ? `for a slot since ${record.limitWait.since}: at most ${record.limitWait.limit} run at once for ${JSON.stringify(record.limitWait.key)} (concurrency limit)` : undefined],
     ['createdAt', record.createdAt],
     ['processedAt', record.processedAt],
     ['failedAt', record.failedAt],

@@ -64,6 +64,8 @@ export interface JobRecord {
   run?: number;
   /** Set while the job waits for a setting its step needs (`jobs:missing-config`), which costs it no attempt; `status` is then `retrying`. */
   configWait?: { since: string; nextCheckAt: string; checks: number };
+  /** Set while the job waits for a slot of its type's concurrency limit, before its first step (no attempt has begun; `status` stays `running`). */
+  limitWait?: { key: string; limit: number; since: string };
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -113,13 +115,16 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
   const pending = description.raw.pendingActivities?.at(-1) ?? undefined;
   const closeTime = description.closeTime?.toISOString();
   const waiting = pending ? undefined : state?.configWait;
-  const status = (waiting || (!pending && isLocalRetryWaiting(tail))) && description.status.name === 'RUNNING' ? 'retrying' : statusOf(description, pending, now);
+  const running = description.status.name === 'RUNNING';
+  const limitWait = running && !pending ? state?.limitWait : undefined;
+  const status = (waiting || (!pending && isLocalRetryWaiting(tail))) && running ? 'retrying' : statusOf(description, pending, now);
   const record: JobRecord = {
     id: description.workflowId,
     type: jobTypeOf(description, catalog),
     payload,
     status,
-    attempts: pending ? pendingAttemptsBegun(pending) : closedAttempts(tail, state),
+    // A job waiting for its concurrency slot has run only the request for it, which is no attempt of a step.
+    attempts: limitWait ? 0 : pending ? pendingAttemptsBegun(pending) : closedAttempts(tail, state),
     maxAttempts: maxAttemptsOf(description, state, pending, catalog),
     createdAt: (createdAt ?? description.startTime).toISOString(),
   };
@@ -134,6 +139,7 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
     if (state.compensation) record.compensation = state.compensation;
     if (state.run !== undefined) record.run = state.run;
   }
+  if (limitWait) record.limitWait = { key: limitWait.key, limit: limitWait.limit, since: limitWait.since };
   if (waiting && status === 'retrying') record.configWait = { since: waiting.since, nextCheckAt: waiting.nextCheckAt, checks: waiting.checks };
   return record;
 }
