@@ -117,7 +117,7 @@ describe('concurrency per key: at most N jobs of a key run at once across worker
     const [first] = await Promise.all([startWorker(), startWorker(), startWorker()]);
     const jobs = await Promise.all(Array.from({ length: 6 }, (_, i) => client.enqueue('tenant-work', { tenant: 'initech', ms: 4_000 }, { id: uniqueId(`initech-${i}`) })));
     // Two hold the slots; the others wait and say why.
-    let waitingRecord: Awaited<ReturnType<typeof client.status>> | undefined;
+    let waitingRecord: Awaited<ReturnType<typeof client.get>> | undefined;
     await until('a job waits for a slot', async () => {
       for (const job of jobs) {
         const record = await client.get(job.id);
