@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { concurrencyLimiterId, concurrencyLimiterWorkflowType } from '../catalog/concurrency-limit';
-import { slotRequestedSignal, type ConcurrencyLimiterInput, type SlotRequest } from '../workflow/concurrency-limiter';
+import { slotRequestedSignal, type ConcurrencyLimiterInput, type SlotRequest } from '../workflow/concurrency-signals';
 
 /** What a limited job's `requestConcurrencySlot` sends. */
 export interface SlotRequestInput extends SlotRequest {

@@ -1,5 +1,3 @@
-import type { CatalogProblem } from './preset-problems';
-
 /**
  * Limits a job type declares on how much of it runs at once, shared by every worker of the
  * deployment. `TPayload` is the validated payload, which `concurrencyKey` receives.
@@ -24,9 +22,9 @@ export interface JobLimits<TPayload = unknown> {
 export const maxConcurrencyKeyBytes = 64;
 
 /** What is wrong with a job type's declared limits, named by path. */
-export function limitProblems(limits: JobLimits | undefined, at: string): CatalogProblem[] {
+export function limitProblems(limits: JobLimits | undefined, at: string): Array<{ path: string; message: string }> {
   if (limits === undefined) return [];
-  const problems: CatalogProblem[] = [];
+  const problems: Array<{ path: string; message: string }> = [];
   const n = limits.concurrencyPerKey;
   if (n !== undefined && !(Number.isInteger(n) && n >= 1 && n <= 10_000)) {
     problems.push({ path: `${at}.limits.concurrencyPerKey`, message: 'must be a whole number from 1 to 10000' });

@@ -7,7 +7,7 @@ import { concurrencyKeyMemoKey } from '../catalog/concurrency-limit';
 import type { JobDefinition } from '../catalog/define-job';
 import type { JobLimits } from '../catalog/job-limits';
 import { currentJobState } from './job-state';
-import { slotGrantedSignal, slotReleasedSignal } from './concurrency-limiter';
+import { slotGrantedSignal, slotReleasedSignal } from './concurrency-signals';
 
 const { requestConcurrencySlot } = proxyActivities<ConcurrencyLimitActivities>({
   startToCloseTimeout: '30s',

@@ -10,5 +10,6 @@ export { jobActivities, localActivityOptions } from './job-activities';
 export { ConfigWaitStopped, stopConfigWaitWhen } from './config-wait';
 export { Saga } from './saga';
 export { deadLetterWorkflow, type DeadLetterWorkflowInput } from './dead-letter';
-export { concurrencyLimiterWorkflow, type ConcurrencyLimiterInput } from './concurrency-limiter';
+export { concurrencyLimiterWorkflow } from './concurrency-limiter';
+export type { ConcurrencyLimiterInput } from './concurrency-signals';
 export type { JobLimits } from '../catalog/job-limits';
