@@ -87,8 +87,6 @@ export interface JobDefinition<TPayload = unknown, TType extends string = string
    * job ran with. See {@link JobFairness}. @defaultValue none: every job shares the empty key
    */
   fairness?(payload: TPayload): JobFairness;
-  /** Limits per key over all workers, e.g. `{ ratePerKey: 10 }`. See {@link JobLimits}. @defaultValue none */
-  limits?: JobLimits;
   /**
    * How the job's workflow runs its steps: `regular` activities go through the task queue (any
    * worker may run an attempt; heartbeats; each attempt is in the history), `local` activities run
@@ -100,6 +98,8 @@ export interface JobDefinition<TPayload = unknown, TType extends string = string
    * declared here, per job type. @defaultValue 'regular'
    */
   activity?: 'regular' | 'local';
+  /** Limits per key over all workers, e.g. `{ ratePerKey: 10 }` or `{ concurrencyPerKey: 2 }`. See {@link JobLimits}. @defaultValue none */
+  limits?: JobLimits<TPayload>;
 }
 
 /**

@@ -7,6 +7,7 @@ import { jobIdPattern, maxJobIdLength } from '../shared/limits';
 import { validateOptions, validatePayload } from './validate';
 import { jobFairness, type FairnessOptions } from './fairness';
 import type { JobFairness } from './job-fairness';
+import { concurrencyKeyOf } from './concurrency-limit';
 
 /** A job validated and ready to start: what `JobClient.enqueue` starts, made without Temporal. */
 export interface PreparedJob {
@@ -39,6 +40,8 @@ export function prepareJob<S extends PayloadSchemas>(
   const definition = catalog.definition(type)!;
   const { id: chosenId, delayMs, priority } = validateOptions(options);
   const fairness = jobFairness(definition, parsed, options);
+  // A bad concurrency key is refused here, before anything reaches Temporal.
+  concurrencyKeyOf(definition, parsed, fairness);
   return { definition, id: chosenId ?? derivedId(definition, parsed) ?? `${type}-${randomUUID()}`, payload: parsed, delayMs, priority, fairness };
 }
 

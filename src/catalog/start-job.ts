@@ -3,6 +3,7 @@ import type { Priority, SearchAttributePair } from '@temporalio/common';
 import type { JobDefinition } from './define-job';
 import { jobFairness, jobPriority } from './fairness';
 import type { JobFairness } from './job-fairness';
+import { concurrencyKeyMemoKey, concurrencyKeyOf } from './concurrency-limit';
 import { createdAtMemoKey } from './created-at';
 import { jobTypeSearchAttribute } from './job-type-attribute';
 import { taskQueueFor } from './task-queues';
@@ -58,16 +59,18 @@ export function jobStartOptions(input: JobStartInput): {
   priority?: Priority;
 } {
   const { definition } = input;
+  const fairness = input.fairness ?? jobFairness(definition, input.payload);
+  const concurrencyKey = concurrencyKeyOf(definition, input.payload, fairness);
   return {
     workflowType: definition.workflowType,
     taskQueue: taskQueueFor(input.taskQueue, definition),
     args: [input.payload],
-    memo: { [payloadHashMemoKey]: payloadHash(input.payload) },
+    memo: { [payloadHashMemoKey]: payloadHash(input.payload), ...(concurrencyKey === undefined ? {} : { [concurrencyKeyMemoKey]: concurrencyKey }) },
     typedSearchAttributes: [{ key: jobTypeSearchAttribute, value: definition.type }],
     staticSummary: (definition.summary as ((p: unknown) => string) | undefined)?.(input.payload) ?? definition.type,
     // Lower keys go first in Temporal, as in ours; activities inherit the workflow's priority,
     // fairness key and weight included.
-    priority: jobPriority(input.priority, input.fairness ?? jobFairness(definition, input.payload)),
+    priority: jobPriority(input.priority, fairness),
   };
 }
 

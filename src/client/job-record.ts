@@ -68,6 +68,8 @@ export interface JobRecord {
   configWait?: { since: string; nextCheckAt: string; checks: number };
   /** The fairness key (and weight) the job runs with, as its workflow's priority holds it; unset for the empty key. */
   fairness?: JobFairness;
+  /** Set while the job waits for a slot of its type's concurrency limit, before its first step (no attempt has begun; `status` stays `running`). */
+  limitWait?: { key: string; limit: number; since: string };
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -117,13 +119,16 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
   const pending = description.raw.pendingActivities?.at(-1) ?? undefined;
   const closeTime = description.closeTime?.toISOString();
   const waiting = pending ? undefined : state?.configWait;
-  const status = (waiting || (!pending && isLocalRetryWaiting(tail))) && description.status.name === 'RUNNING' ? 'retrying' : statusOf(description, pending, now);
+  const running = description.status.name === 'RUNNING';
+  const limitWait = running && !pending ? state?.limitWait : undefined;
+  const status = (waiting || (!pending && isLocalRetryWaiting(tail))) && running ? 'retrying' : statusOf(description, pending, now);
   const record: JobRecord = {
     id: description.workflowId,
     type: jobTypeOf(description, catalog),
     payload,
     status,
-    attempts: pending ? pendingAttemptsBegun(pending) : closedAttempts(tail, state),
+    // A job waiting for its concurrency slot has run only the request for it, which is no attempt of a step.
+    attempts: limitWait ? 0 : pending ? pendingAttemptsBegun(pending) : closedAttempts(tail, state),
     maxAttempts: maxAttemptsOf(description, state, pending, catalog),
     createdAt: (createdAt ?? description.startTime).toISOString(),
   };
@@ -140,6 +145,7 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
   }
   const fairness = fairnessOfPriority(description.raw.workflowExecutionInfo?.priority);
   if (fairness) record.fairness = fairness;
+  if (limitWait) record.limitWait = { key: limitWait.key, limit: limitWait.limit, since: limitWait.since };
   if (waiting && status === 'retrying') record.configWait = { since: waiting.since, nextCheckAt: waiting.nextCheckAt, checks: waiting.checks };
   return record;
 }

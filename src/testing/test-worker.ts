@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createConcurrencyLimitActivities } from '../activity/concurrency-limit';
 import { createDeadLetterActivities } from '../activity/dead-letter';
 import { jobActivityInterceptors } from '../activity/interceptors';
 import type { Catalog } from '../catalog/catalog';
@@ -49,7 +50,7 @@ export async function createJobTestWorker(env: TestWorkflowEnvironment, bundle: 
   const { catalog, limits, activities = {}, taskQueue, dataConverter, deadLetterClient = env.client } = options;
   const plans = planQueues(taskQueue, catalog.definitions);
   if (!plans.some((p) => p.taskQueue === taskQueue)) plans.unshift({ taskQueue, shared: true, types: [], concurrency: defaultConcurrency });
-  const all = { ...activities, ...createDeadLetterActivities({ client: deadLetterClient, taskQueue, catalog }) };
+  const all = { ...activities, ...createDeadLetterActivities({ client: deadLetterClient, taskQueue, catalog }), ...createConcurrencyLimitActivities({ client: deadLetterClient, taskQueue }) };
   // The server-side half of the limits, as the worker sets them at start.
   if (limits) await applyRatePerKey(env.client, plans);
   const workers = await Promise.all(

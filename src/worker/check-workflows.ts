@@ -1,5 +1,6 @@
 import type { Catalog } from '../catalog/catalog';
 import { ConfigError } from '../shared/errors';
+import { concurrencyLimiterWorkflowType } from '../catalog/concurrency-limit';
 
 /**
  * Fails at worker start, not at a job's first workflow task, when the workflows module does not
@@ -21,6 +22,9 @@ export function checkWorkflowExports(workflowsPath: string, catalog: Pick<Catalo
     return;
   }
   const wanted = [...catalog.definitions.map((d) => ({ name: d.workflowType, of: `job type ${d.type}` })), { name: 'deadLetterWorkflow', of: "the dead-letter queue (export { deadLetterWorkflow } from 'durable-jobs/workflow')" }];
+  if (catalog.definitions.some((d) => d.limits?.concurrencyPerKey !== undefined)) {
+    wanted.push({ name: concurrencyLimiterWorkflowType, of: "per-key concurrency limits (export { concurrencyLimiterWorkflow } from 'durable-jobs/workflow')" });
+  }
   const missing = wanted.filter((w) => typeof exported[w.name] !== 'function');
   if (missing.length > 0) {
     throw new ConfigError(missing.map((m) => ({ path: 'workflowsPath', message: `${workflowsPath} exports no ${m.name}, the workflow of ${m.of}` })));

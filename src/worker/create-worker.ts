@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { StringValue } from '@temporalio/common';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Kysely } from 'kysely';
+import { createConcurrencyLimitActivities } from '../activity/concurrency-limit';
 import { createDeadLetterActivities } from '../activity/dead-letter';
 import { jobActivityInterceptors } from '../activity/interceptors';
 import type { PayloadSchemas } from '../catalog/catalog';
@@ -128,6 +129,7 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
       ...given,
       // The shared queue: it names the dead-letter queues and runs them, whatever queue a job is on.
       ...createDeadLetterActivities({ client, taskQueue: config.taskQueue, catalog: options.catalog }),
+      ...createConcurrencyLimitActivities({ client, taskQueue: config.taskQueue }),
     };
     // Bundled once for all the queues' workers.
     const workflowBundle = await bundleWorkflowCode({

@@ -12,3 +12,5 @@ export { jobActivities, localActivityOptions } from './job-activities';
 export { ConfigWaitStopped, stopConfigWaitWhen } from './config-wait';
 export { Saga } from './saga';
 export { deadLetterWorkflow, type DeadLetterWorkflowInput } from './dead-letter';
+export { concurrencyLimiterWorkflow } from './concurrency-limiter';
+export type { ConcurrencyLimiterInput } from './concurrency-signals';

@@ -28,6 +28,7 @@ import { presetOptions } from '../catalog/define-job';
 import { jobMetrics } from '../shared/job-metrics';
 import { countFinalStall, countJob, currentJobType, recordJobDuration, startJobReport } from './job-metrics';
 import { currentJobState, jobStateMemoKey } from './job-state';
+import { releaseConcurrencySlot } from './concurrency-slot';
 
 const { handOffToDeadLetter } = proxyActivities<DeadLetterActivities>(presetOptions(deadLetterPresets.handOff));
 
@@ -47,8 +48,11 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
       log.info('job:start', { ...fields, attempt: 1 });
       countJob(jobMetrics.started, type);
     }
+    // Set once the job closes (not when it continues as new): then its concurrency slot goes back.
+    let closed = false;
     try {
       const result = await next(input);
+      closed = true;
       this.recordFinalState();
       log.info('job:completed', fields);
       countJob(jobMetrics.completed, type);
@@ -58,6 +62,7 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
       // Continuing as new is not an ending, and a plain Error is a bug that fails only the task (the
       // SDK retries it after a fix); neither is dead-lettered.
       if (err instanceof ContinueAsNew || !(err instanceof TemporalFailure)) throw err;
+      closed = true;
       this.recordFinalState();
       const cause = rootCause(err);
       const errorType = cause.type ?? 'unknown';
@@ -90,6 +95,8 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
       log.warn('job:dead-lettered', { ...fields, errorType: cause.type, dlq: handedOff.dlqWorkflowId, fingerprint: handedOff.fingerprint });
       countJob(jobMetrics.deadLettered, type, { error_type: errorType });
       throw err;
+    } finally {
+      if (closed) await releaseConcurrencySlot();
     }
   }
 

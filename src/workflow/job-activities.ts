@@ -3,6 +3,7 @@ import type { ActivityOptions, LocalActivityOptions, RetryPolicy } from '@tempor
 import { presetOf, presetOptions, type JobDefinition } from '../catalog/define-job';
 import { ErrorType } from '../shared/errors';
 import { waitingForConfig } from './config-wait';
+import { withConcurrencySlot } from './concurrency-slot';
 
 /** A preset's retry policy, with `jobs:missing-config` failing the attempt at once: the job waits for the setting instead (src/workflow/config-wait.ts). */
 function withConfigWait(retry: RetryPolicy | undefined): RetryPolicy {
@@ -27,14 +28,15 @@ export function localActivityOptions<P extends string>(definition: JobDefinition
  * The activities a job's workflow calls under its named preset: local when the definition declares
  * `activity: 'local'`, regular otherwise. A step that fails on a missing setting
  * (`jobs:missing-config`) costs no attempt: the job waits for it (src/workflow/config-wait.ts).
+ * A type with a concurrency limit holds its slot before its first step (concurrency-slot.ts).
  * Workflow code, so it must be called at module load or in the workflow, like `proxyActivities`.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any payload; the preset name is checked against the definition's (a typo is a compile error)
 export function jobActivities<A extends object, P extends string = string>(definition: JobDefinition<any, string, P>, preset: NoInfer<P> = definition.mainPreset): ActivityInterfaceFor<A> {
   if (definition.activity === 'local') {
     const options = localActivityOptions(definition, preset);
-    return waitingForConfig(proxyLocalActivities<A>({ ...options, retry: withConfigWait(options.retry) }));
+    return withConcurrencySlot(definition, waitingForConfig(proxyLocalActivities<A>({ ...options, retry: withConfigWait(options.retry) })));
   }
   const options: ActivityOptions = presetOptions(presetOf(definition, preset));
-  return waitingForConfig(proxyActivities<A>({ ...options, retry: withConfigWait(options.retry) }));
+  return withConcurrencySlot(definition, waitingForConfig(proxyActivities<A>({ ...options, retry: withConfigWait(options.retry) })));
 }

@@ -34,6 +34,18 @@ export interface JobState {
   cancelRequested?: CancelRequestedInput;
   /** Set while the job waits for a setting its step needs (see src/workflow/config-wait.ts). */
   configWait?: ConfigWait;
+  /** Set while the job waits for a slot of its type's concurrency limit (src/workflow/concurrency-slot.ts). */
+  limitWait?: LimitWait;
+}
+
+/** The job's wait for a concurrency slot, as its state reports it: `jobctl status` shows it. */
+export interface LimitWait {
+  /** The concurrency key the job counts under. */
+  key: string;
+  /** Jobs of the type that may run at once under the key. */
+  limit: number;
+  /** When the job asked for its slot (ISO 8601). */
+  since: string;
 }
 
 /** The job's wait for a setting, as its state reports it: `jobctl status` shows it. */

@@ -1,0 +1,59 @@
+import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { concurrencyLimiterId, concurrencyLimiterWorkflowType } from '../catalog/concurrency-limit';
+import { slotRequestedSignal, type ConcurrencyLimiterInput, type SlotRequest } from '../workflow/concurrency-signals';
+
+/** What a limited job's `requestConcurrencySlot` sends. */
+export interface SlotRequestInput extends SlotRequest {
+  jobType: string;
+  key: string;
+}
+
+/** The activities of per-key concurrency limits: a job's request for its slot, the limiter's check of its holders. */
+export interface ConcurrencyLimitActivities {
+  /** Asks the limiter of the job's type and key for a slot, starting the limiter if none runs; returns its workflow ID. Idempotent per job. */
+  requestConcurrencySlot(input: SlotRequestInput): Promise<string>;
+  /** Which of these jobs are still running (the others closed without giving their slot back, e.g. terminated). */
+  runningJobs(jobIds: string[]): Promise<string[]>;
+}
+
+/** Describes this many holders at once in {@link ConcurrencyLimitActivities.runningJobs}. */
+const describeBatch = 20;
+
+/** The concurrency-limit activities, on the deployment's client and shared queue (where the limiters run). */
+export function createConcurrencyLimitActivities(deps: { client: Client; taskQueue: string }): ConcurrencyLimitActivities {
+  const { client, taskQueue } = deps;
+  return {
+    async requestConcurrencySlot(input) {
+      const workflowId = concurrencyLimiterId(taskQueue, input.jobType, input.key);
+      const start: ConcurrencyLimiterInput = { jobType: input.jobType, key: input.key, limit: input.limit };
+      await client.workflow.signalWithStart(concurrencyLimiterWorkflowType, {
+        workflowId,
+        taskQueue,
+        args: [start],
+        signal: slotRequestedSignal,
+        signalArgs: [{ jobId: input.jobId, priority: input.priority, limit: input.limit }],
+        staticSummary: `concurrency limit of ${input.jobType} for ${input.key}`,
+      });
+      return workflowId;
+    },
+    async runningJobs(jobIds) {
+      const running: string[] = [];
+      for (let i = 0; i < jobIds.length; i += describeBatch) {
+        const batch = jobIds.slice(i, i + describeBatch);
+        const statuses = await Promise.all(
+          batch.map(async (id) => {
+            try {
+              return (await client.workflow.getHandle(id).describe()).status.name;
+            } catch (err) {
+              if (err instanceof WorkflowNotFoundError) return 'NOT_FOUND';
+              throw err;
+            }
+          }),
+        );
+        batch.forEach((id, j) => statuses[j] === 'RUNNING' && running.push(id));
+      }
+      return running;
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { Context } from '@temporalio/activity';
+import { WorkflowFailedError } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { JobClient } from '../../src/client/job-client';
+import { concurrencyLimiterId } from '../../src/catalog/concurrency-limit';
+import { bundleJobWorkflows, createJobTestWorker, startDevServerEnv } from '../../src/testing';
+import { limiterStateQuery } from '../../src/workflow/concurrency-signals';
+import { limitsCatalog } from '../fixtures/limits/catalog';
+import type { TenantWork } from '../fixtures/limits/jobs';
+import { uniqueId } from '../helpers/env';
+
+/** Activities whose steps end when the test says: `started` lists the jobs whose step began, in order. */
+function gatedActivities() {
+  const started: string[] = [];
+  const gates = new Map<string, () => void>();
+  return {
+    started,
+    release: (jobId: string) => gates.get(jobId)?.(),
+    releaseAll: () => gates.forEach((open) => open()),
+    activities: {
+      holdStep: (input: { jobId: string; payload: TenantWork }) =>
+        new Promise<void>((resolve) => {
+          started.push(input.jobId);
+          // The fixture's step must heartbeat every 2 s, or its attempt times out.
+          const context = Context.current();
+          const beat = setInterval(() => context.heartbeat(), 500);
+          gates.set(input.jobId, () => {
+            clearInterval(beat);
+            resolve();
+          });
+        }),
+    },
+  };
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// The limiter workflow of a key (N = 2 in the fixture): who gets a freed slot, and what frees one
+// when a job closes without giving it back. On a dev server in real time: the Java time-skipping
+// server fails signals between workflows ("Unbalanced lock and unlock calls" in
+// processSignalExternalWorkflowExecution), which the limiter and its jobs exchange.
+describe('the concurrency limiter of a key', function () {
+  this.timeout(240_000);
+  let env: TestWorkflowEnvironment;
+  let bundle: WorkflowBundleWithSourceMap;
+
+  before(async () => {
+    env = await startDevServerEnv();
+    bundle = await bundleJobWorkflows(require.resolve('../fixtures/limits/workflows'));
+  });
+  after(() => env?.teardown());
+
+  it('hands a freed slot to the waiting job of highest priority; a cancelled waiter takes none; a terminated holder’s slot is freed by the holder check; the limiter closes when idle', async () => {
+    const taskQueue = uniqueId('tq-limiter');
+    const gated = gatedActivities();
+    const worker = await createJobTestWorker(env, bundle, { taskQueue, catalog: limitsCatalog, activities: gated.activities });
+    const jobs = new JobClient(env.client, { catalog: limitsCatalog, taskQueue });
+    const work = { tenant: 'acme', ms: 0 };
+    await worker.runUntil(async () => {
+     try {
+      const [a, b] = [uniqueId('a'), uniqueId('b')];
+      await jobs.enqueue('tenant-work', work, { id: a });
+      await jobs.enqueue('tenant-work', work, { id: b });
+      await until('a and b hold the slots', () => gated.started.length === 2);
+      const low = uniqueId('low');
+      const cancelled = uniqueId('cancelled');
+      const high = uniqueId('high');
+      await jobs.enqueue('tenant-work', work, { id: low, priority: 5 });
+      await jobs.enqueue('tenant-work', work, { id: cancelled, priority: 1 });
+      await jobs.enqueue('tenant-work', work, { id: high, priority: 2 });
+      const limiter = env.client.workflow.getHandle(concurrencyLimiterId(taskQueue, 'tenant-work', 'acme'));
+      await until('three wait', async () => (await limiter.query(limiterStateQuery)).waiting === 3);
+      assert.equal((await jobs.get(cancelled)).limitWait?.limit, 2);
+
+      // A waiter that is cancelled withdraws: it never takes a slot.
+      await jobs.cancel(cancelled);
+      await assert.rejects(env.client.workflow.result(cancelled), WorkflowFailedError);
+      assert.ok(!gated.started.includes(cancelled));
+      await until('the cancelled one left the queue', async () => (await limiter.query(limiterStateQuery)).waiting === 2);
+
+      // b completes: its slot goes to `high` (priority 2) before `low` (5), whatever the order they came in.
+      gated.release(b);
+      await env.client.workflow.result(b);
+      await until('high runs', () => gated.started.includes(high));
+      assert.ok(!gated.started.includes(low), 'low still waits');
+
+      // a is terminated while holding its slot (no release is sent): the holder check frees it within 30 s.
+      await env.client.workflow.getHandle(a).terminate('test');
+      const terminatedAt = Date.now();
+      await until('low runs once the holder check finds a closed', () => gated.started.includes(low), 45_000)
+      const freedAfter = Date.now() - terminatedAt;
+      assert.ok(freedAfter <= 32_000, `the slot was freed ${freedAfter} ms after the holder was terminated (the check runs every 30 s)`);
+
+      gated.release(high);
+      gated.release(low);
+      await Promise.all([env.client.workflow.result(high), env.client.workflow.result(low)]);
+      assert.deepEqual(gated.started, [a, b, high, low]);
+      // Nothing holds or wants a slot: the limiter closes after a minute idle.
+      await until('the limiter closed', async () => (await limiter.describe()).status.name === 'COMPLETED', 75_000);
+     } finally {
+      // A failed check must not leave steps open: the worker would wait for them at shutdown.
+      gated.releaseAll();
+     }
+    });
+  });
+});
