@@ -6,6 +6,7 @@ import { addCodecCommands } from './cli-codec';
 import { addConsoleCommand } from './cli-console';
 import { addDeadLetterCommands } from './cli-dlq';
 import { addDoctorCommand } from './cli-doctor';
+import { addPauseCommands } from './cli-pause';
 import { addScheduleCommands } from './cli-schedule';
 import { addStatsCommand } from './cli-stats';
 import { DeadLetterError } from './dead-letters';
@@ -125,6 +126,7 @@ function buildProgram(): Command {
 
   addDeadLetterCommands(program);
   addStatsCommand(program);
+  addPauseCommands(program);
   addCodecCommands(program);
   addConsoleCommand(program);
   addScheduleCommands(program);

@@ -26,6 +26,7 @@ export function formatJobRecord(record: JobRecord): string {
     ['compensation', record.compensation ? `${record.compensation.status}${record.compensation.undone.length ? `, undid ${record.compensation.undone.join(', ')}` : ''}` : undefined],
     ['run', record.run !== undefined && record.run > 1 ? String(record.run) : undefined],
     ['waiting', record.configWait ? `for a setting since ${record.configWait.since} (costs no attempt); next check ${record.configWait.nextCheckAt}` : undefined],
+    ['paused', record.paused ? `since ${record.paused.since}${record.paused.by ? ` by ${record.paused.by}` : ''}${record.paused.reason ? ` (${record.paused.reason})` : ''}: no attempt starts until jobctl resume ${record.type}` : undefined],
     ['createdAt', record.createdAt],
     ['processedAt', record.processedAt],
     ['failedAt', record.failedAt],

@@ -64,6 +64,8 @@ export interface JobRecord {
   run?: number;
   /** Set while the job waits for a setting its step needs (`jobs:missing-config`), which costs it no attempt; `status` is then `retrying`. */
   configWait?: { since: string; nextCheckAt: string; checks: number };
+  /** Set while the job's type is paused (`jobctl pause`): no new attempt starts until it is resumed; `status` stays what it was (`running`, `retrying`). */
+  paused?: JobState['paused'];
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -134,6 +136,7 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
     if (state.compensation) record.compensation = state.compensation;
     if (state.run !== undefined) record.run = state.run;
   }
+  if (state?.paused && description.status.name === 'RUNNING') record.paused = state.paused;
   if (waiting && status === 'retrying') record.configWait = { since: waiting.since, nextCheckAt: waiting.nextCheckAt, checks: waiting.checks };
   return record;
 }
