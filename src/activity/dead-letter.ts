@@ -6,6 +6,7 @@ import { readCreatedAt } from '../catalog/created-at';
 import { deadLetterWorkflowId, normaliseFailureMessage } from '../catalog/dead-letter';
 import { deadLetterShardOf, deadLetterShardWorkflowId } from '../catalog/dead-letter-shards';
 import { startJob } from '../catalog/start-job';
+import { readJobPause } from '../catalog/read-pause';
 import { validatePatchedPayload, validatePayload } from '../catalog/validate';
 import { activityAttempts } from '../shared/attempts';
 import { ErrorType, JobsError, nonRetryable } from '../shared/errors';
@@ -134,7 +135,9 @@ export function createDeadLetterActivities({ client, taskQueue, catalog, handOff
       // The record keeps the first enqueue time, not the redrive's; unreadable, the redrive still goes ahead.
       const createdAt = await readCreatedAt(client, input.id).then((d) => d.toISOString(), () => undefined);
       try {
-        const handle = await cancellable(() => startJob(client, { definition, id: input.id, payload, taskQueue, mode: 'redrive', createdAt }));
+        // A redrive of a paused type starts knowing it, like an enqueue.
+        const paused = await readJobPause(client, taskQueue, type);
+        const handle = await cancellable(() => startJob(client, { definition, id: input.id, payload, taskQueue, mode: 'redrive', createdAt, paused }));
         return { runId: handle.firstExecutionRunId };
       } catch (err) {
         if (err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError') {

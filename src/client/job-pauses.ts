@@ -3,6 +3,7 @@ import type { Catalog } from '../catalog/catalog';
 import { NoCatalogError } from '../catalog/catalog-error';
 import { jobPauseMemoKey, pauseRecordId, pauseRecordStartDelay, pauseRecordTaskQueue, pauseRecordWorkflowType, type JobPause } from '../catalog/job-pause';
 import { taskQueueFor } from '../catalog/task-queues';
+import { readJobPause } from '../catalog/read-pause';
 import { InvalidOptionError, UnknownJobTypeError } from '../shared/errors';
 import { quoteQueryValue } from './job-list';
 import { openJobsQuery, sweepOpenJobs } from './pause-sweep';
@@ -36,7 +37,7 @@ export interface PauseResult {
   pause: JobPause;
   /** True when the type was already paused; its record is kept as it was. */
   alreadyPaused: boolean;
-  /** Open jobs told of the pause (both sweeps; a job may count twice). */
+  /** Open jobs told of the pause (by either sweep). */
   signalled: number;
 }
 
@@ -45,7 +46,7 @@ export interface ResumeResult {
   type: string;
   /** The pause that ended, if the type was paused. */
   wasPaused?: JobPause;
-  /** Open jobs told of the resume (both sweeps; a job may count twice). */
+  /** Open jobs told of the resume (by either sweep). */
   signalled: number;
 }
 
@@ -104,10 +105,11 @@ export class JobPauses {
       pause = (await this.get(type)) ?? asked;
     }
     this.cache.delete(type);
-    let signalled = await sweepOpenJobs(this.client, type, queues, pause);
+    const told = new Set<string>();
+    let signalled = await sweepOpenJobs(this.client, type, queues, pause, told);
     await sleep(options.settleMs ?? 3000);
     // Resumed meanwhile: the resume's own sweeps have the last word.
-    if (await this.get(type)) signalled += await sweepOpenJobs(this.client, type, queues, pause);
+    if (await this.get(type)) signalled += await sweepOpenJobs(this.client, type, queues, pause, told);
     return { type, pause, alreadyPaused, signalled };
   }
 
@@ -129,22 +131,16 @@ export class JobPauses {
     }
     this.cache.delete(type);
     const queues = this.queuesOf(type);
-    let signalled = await sweepOpenJobs(this.client, type, queues, undefined);
+    const told = new Set<string>();
+    let signalled = await sweepOpenJobs(this.client, type, queues, undefined, told);
     await sleep(options.settleMs ?? 3000);
-    if (!(await this.get(type))) signalled += await sweepOpenJobs(this.client, type, queues, undefined);
+    if (!(await this.get(type))) signalled += await sweepOpenJobs(this.client, type, queues, undefined, told);
     return { type, wasPaused, signalled };
   }
 
   /** The type's pause, if it is paused: read from its record (strongly consistent, no worker needed). */
-  async get(type: string): Promise<JobPause | undefined> {
-    try {
-      const description = await this.client.workflow.getHandle(pauseRecordId(this.taskQueue, type)).describe();
-      if (description.status.name !== 'RUNNING') return undefined;
-      return description.memo?.[jobPauseMemoKey] as JobPause | undefined;
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return undefined;
-      throw err;
-    }
+  get(type: string): Promise<JobPause | undefined> {
+    return readJobPause(this.client, this.taskQueue, type);
   }
 
   /** What an enqueue reads: {@link get}, trusted for {@link pauseCacheMs}. */

@@ -15,13 +15,16 @@ export function openJobsQuery(type: string, taskQueues: readonly string[] | unde
 }
 
 /**
- * Sends `jobPaused` (with the pause) or `jobResumed` to every open job of the type and returns how
- * many it reached. A job that closed meanwhile is skipped. Signals are idempotent for the job: a
- * second pause signal only updates what it reports.
+ * Sends `jobPaused` (with the pause) or `jobResumed` to every open job of the type that `reached`
+ * does not hold yet, adds each it reached to `reached`, and returns how many. A job that closed
+ * meanwhile is skipped. Signals are idempotent for the job: a second pause signal only updates
+ * what it reports (but a signal that lands as a job completes costs it a workflow task, so a second
+ * sweep skips the jobs the first one reached).
  */
-export async function sweepOpenJobs(client: Client, type: string, taskQueues: readonly string[] | undefined, pause: JobPause | undefined): Promise<number> {
+export async function sweepOpenJobs(client: Client, type: string, taskQueues: readonly string[] | undefined, pause: JobPause | undefined, done: Set<string> = new Set()): Promise<number> {
   const open = new Map<string, number>();
   for await (const w of client.workflow.list({ query: openJobsQuery(type, taskQueues) })) {
+    if (done.has(w.workflowId)) continue;
     const started = w.startTime.getTime();
     open.set(w.workflowId, Math.min(started, open.get(w.workflowId) ?? started));
   }
@@ -34,6 +37,7 @@ export async function sweepOpenJobs(client: Client, type: string, taskQueues: re
       if (pause) await handle.signal(jobPausedSignalName, pause);
       else await handle.signal(jobResumedSignalName);
       reached += 1;
+      done.add(id);
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
     }
