@@ -7,6 +7,7 @@ import { deadLetterWorkflowId, normaliseFailureMessage } from '../catalog/dead-l
 import { deadLetterShardOf, deadLetterShardWorkflowId } from '../catalog/dead-letter-shards';
 import { startJob } from '../catalog/start-job';
 import { previousPriority } from '../catalog/previous-priority';
+import { readJobPause } from '../catalog/read-pause';
 import { validatePatchedPayload, validatePayload } from '../catalog/validate';
 import { activityAttempts } from '../shared/attempts';
 import { ErrorType, JobsError, nonRetryable } from '../shared/errors';
@@ -137,7 +138,9 @@ export function createDeadLetterActivities({ client, taskQueue, catalog, handOff
       // The same job: it keeps the priority and fairness key it failed with (the type's derived ones if that run is gone).
       const { priority, fairness } = await previousPriority(client, input.id);
       try {
-        const handle = await cancellable(() => startJob(client, { definition, id: input.id, payload, taskQueue, mode: 'redrive', createdAt, priority, fairness }));
+        // A redrive of a paused type starts knowing it, like an enqueue.
+        const paused = await readJobPause(client, taskQueue, type);
+        const handle = await cancellable(() => startJob(client, { definition, id: input.id, payload, taskQueue, mode: 'redrive', createdAt, priority, fairness, paused }));
         return { runId: handle.firstExecutionRunId };
       } catch (err) {
         if (err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError') {

@@ -7,6 +7,7 @@ import { concurrencyKeyMemoKey, concurrencyKeyOf } from './concurrency-limit';
 import { createdAtMemoKey } from './created-at';
 import { jobTypeSearchAttribute } from './job-type-attribute';
 import { taskQueueFor } from './task-queues';
+import { jobPauseMemoKey, type JobPause } from './job-pause';
 import { payloadHash } from '../shared/payload-hash';
 
 export { jobTypeSearchAttribute };
@@ -46,6 +47,8 @@ export interface StartJobInput extends JobStartInput {
    * @defaultValue false
    */
   eager?: boolean;
+  /** The type's pause, when it is paused: the job starts knowing it and waits for the resume (src/workflow/pause-gate.ts). @defaultValue not paused */
+  paused?: JobPause;
 }
 
 /** The workflow start options of a job that do not depend on how it is started: the one place that sets them. */
@@ -77,9 +80,10 @@ export function jobStartOptions(input: JobStartInput): {
 /** Starts a job's workflow: its ID policy plus {@link jobStartOptions}. */
 export function startJob(client: Client, input: StartJobInput): Promise<WorkflowHandleWithFirstExecutionRunId> {
   const { workflowType, memo, ...options } = jobStartOptions(input);
+  const started = input.createdAt ? { ...memo, [createdAtMemoKey]: input.createdAt } : memo;
   return client.workflow.start(workflowType, {
     ...options,
-    memo: input.createdAt ? { ...memo, [createdAtMemoKey]: input.createdAt } : memo,
+    memo: input.paused ? { ...started, [jobPauseMemoKey]: input.paused } : started,
     workflowId: input.id,
     // Starting an ID that is running fails, which is how a duplicate is detected.
     workflowIdConflictPolicy: 'FAIL',

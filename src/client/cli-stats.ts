@@ -24,5 +24,6 @@ export function formatStats(stats: JobStats): string {
     `task queue ${taskQueue}:`,
     ...backlog.map((q) => `  ${q.queueType} tasks waiting: ${q.count}${q.count > 0 ? ` (oldest ${q.ageSeconds.toFixed(1)}s)` : ''}`),
   ]);
-  return [table, '', ...queues].join('\n');
+  const paused = stats.paused.map((p) => `paused ${p.type} since ${p.since}${p.by ? ` by ${p.by}` : ''}${p.reason ? ` (${p.reason})` : ''}: holding ${p.holding} open job(s)`);
+  return [table, ...(paused.length ? ['', ...paused] : []), '', ...queues].join('\n');
 }

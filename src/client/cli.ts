@@ -7,6 +7,7 @@ import { addConsoleCommand } from './cli-console';
 import { addDeadLetterCommands } from './cli-dlq';
 import { addDoctorCommand } from './cli-doctor';
 import { addFairnessOptions, flowControlOf, formatFlowControl, parseFairnessFlags, type FairnessFlags } from './cli-fairness';
+import { addPauseCommands } from './cli-pause';
 import { addScheduleCommands } from './cli-schedule';
 import { addStatsCommand } from './cli-stats';
 import { DeadLetterError } from './dead-letters';
@@ -127,6 +128,7 @@ function buildProgram(): Command {
 
   addDeadLetterCommands(program);
   addStatsCommand(program);
+  addPauseCommands(program);
   addCodecCommands(program);
   addConsoleCommand(program);
   addScheduleCommands(program);

@@ -28,6 +28,7 @@ export function formatJobRecord(record: JobRecord): string {
     ['fairness', record.fairness ? `${sanitizeForTerminal(record.fairness.key)}${record.fairness.weight === undefined ? '' : ` (weight ${record.fairness.weight})`}` : undefined],
     ['waiting', record.configWait ? `for a setting since ${record.configWait.since} (costs no attempt); next check ${record.configWait.nextCheckAt}` : undefined],
     ['waiting', record.limitWait ? `for a slot since ${record.limitWait.since}: at most ${record.limitWait.limit} run at once for ${JSON.stringify(record.limitWait.key)} (concurrency limit)` : undefined],
+    ['paused', record.paused ? `since ${record.paused.since}${record.paused.by ? ` by ${record.paused.by}` : ''}${record.paused.reason ? ` (${record.paused.reason})` : ''}: no attempt starts until jobctl resume ${record.type}` : undefined],
     ['createdAt', record.createdAt],
     ['processedAt', record.processedAt],
     ['failedAt', record.failedAt],

@@ -17,6 +17,7 @@ import { decodeStartInput, firstEvent, historyTail } from './history';
 import { listJobs, type ListJobsOptions, type JobSummary } from './job-list';
 import { cancelReport, jobStatusName, jobTypeOf, toJobRecord, type JobRecord } from './job-record';
 import { JobSchedules } from './schedules';
+import { JobPauses } from './job-pauses';
 import { payloadHashMemoKey, startJob } from '../catalog/start-job';
 import { prepareJob, type PreparedJob } from '../catalog/prepare-job';
 
@@ -96,6 +97,8 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
   readonly deadLetters: DeadLetterQueue;
   /** Recurring jobs: create, list, pause, unpause, trigger and delete schedules. */
   readonly schedules: JobSchedules<S>;
+  /** Paused job types: pause, resume and list them (`jobctl pause`); a paused type's jobs are accepted and wait. */
+  readonly pauses: JobPauses;
 
   constructor(
     /** The Temporal client underneath. */
@@ -104,6 +107,7 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
   ) {
     this.deadLetters = new DeadLetterQueue(temporal, config.taskQueue, config.catalog);
     this.schedules = new JobSchedules(temporal, config.taskQueue, config.catalog);
+    this.pauses = new JobPauses(temporal, config.taskQueue, config.catalog);
   }
 
   /** The catalog given, if any. */
@@ -147,7 +151,9 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
   async start(job: PreparedJob): Promise<EnqueueResult> {
     const { definition, id, payload: parsed, delayMs, priority, fairness } = job;
     try {
-      const handle = await startJob(this.temporal, { definition, id, payload: parsed, taskQueue: this.config.taskQueue, delayMs, priority, fairness, mode: 'enqueue', eager: this.config.eagerStart });
+      // A job of a paused type starts knowing it (read once a second per type; src/client/job-pauses.ts).
+      const paused = await this.pauses.forEnqueue(definition.type);
+      const handle = await startJob(this.temporal, { definition, id, payload: parsed, taskQueue: this.config.taskQueue, delayMs, priority, fairness, mode: 'enqueue', eager: this.config.eagerStart, paused });
       return { id, existed: false, handle };
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw missingSearchAttributeIn(err, this.temporal.options.namespace) ?? err;

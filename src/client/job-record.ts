@@ -70,6 +70,8 @@ export interface JobRecord {
   fairness?: JobFairness;
   /** Set while the job waits for a slot of its type's concurrency limit, before its first step (no attempt has begun; `status` stays `running`). */
   limitWait?: { key: string; limit: number; since: string };
+  /** Set while the job's type is paused (`jobctl pause`): no new attempt starts until it is resumed; `status` stays what it was (`running`, `retrying`). */
+  paused?: JobState['paused'];
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -146,6 +148,7 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
   const fairness = fairnessOfPriority(description.raw.workflowExecutionInfo?.priority);
   if (fairness) record.fairness = fairness;
   if (limitWait) record.limitWait = { key: limitWait.key, limit: limitWait.limit, since: limitWait.since };
+  if (state?.paused && description.status.name === 'RUNNING') record.paused = state.paused;
   if (waiting && status === 'retrying') record.configWait = { since: waiting.since, nextCheckAt: waiting.nextCheckAt, checks: waiting.checks };
   return record;
 }

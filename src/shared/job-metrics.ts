@@ -31,6 +31,8 @@ export const jobMetrics = {
   attempts: metric('jobs_attempts', 'histogram', 'Attempts an activity execution took, by outcome (completed, failed)'),
   backlog: metric('jobs_queue_backlog', 'gauge', 'Tasks waiting in the task queue (approximate), by queue_type (workflow, activity)'),
   backlogAge: metric('jobs_queue_backlog_age_seconds', 'gauge', 'Age of the oldest task waiting in the task queue, by queue_type', 's'),
+  paused: metric('jobs_paused', 'gauge', 'Whether the job type is paused (jobctl pause): 1 paused, 0 not'),
+  pausedJobs: metric('jobs_paused_jobs', 'gauge', 'Open jobs a paused job type holds: waiting because of the pause, not backlog (0 when not paused)'),
   deadLetterSize: metric('jobs_dead_letter_queue_size', 'gauge', 'Entries waiting in the dead-letter queue of each job type'),
 } as const;
 

@@ -4,6 +4,7 @@ import { msToNumber } from '../shared/sdk-internals';
 import { Runtime } from '@temporalio/worker';
 import type pino from 'pino';
 import { DeadLetterQueue } from '../client/dead-letters';
+import { JobPauses } from '../client/job-pauses';
 import { taskQueueBacklog } from '../client/task-queue-stats';
 import type { Catalog } from '../catalog/catalog';
 import { jobMetrics, type JobMetric } from '../shared/job-metrics';
@@ -14,8 +15,9 @@ import type { Config } from '../shared/config';
 export type StopSampler = () => Promise<void>;
 
 /**
- * Samples the task queue's backlog (count and age, workflow and activity sides) and each job type's
- * dead-letter queue size on an interval, into gauges. One sample is taken at once, so the gauges
+ * Samples the task queue's backlog (count and age, workflow and activity sides), each job type's
+ * dead-letter queue size and whether it is paused (with the jobs its pause holds) on an interval,
+ * into gauges. One sample is taken at once, so the gauges
  * exist from the first scrape. A failed sample is logged (once per run of failures) and retried at
  * the next tick; it never stops the worker.
  */
@@ -32,6 +34,14 @@ export function startQueueSampler(
   const backlogAge = gauge(jobMetrics.backlogAge);
   const dlqSize = gauge(jobMetrics.deadLetterSize);
   const dlq = new DeadLetterQueue(client, config.taskQueue, catalog);
+  const paused = gauge(jobMetrics.paused);
+  const pausedJobs = gauge(jobMetrics.pausedJobs);
+  const pauses = new JobPauses(client, config.taskQueue, catalog);
+  const pauseSample = () =>
+    Promise.all(catalog.types.map(async (type) => {
+      const pause = await pauses.get(type);
+      return { type, pause, holding: pause ? await pauses.openJobs(type) : 0 };
+    }));
   let failing = false;
   let inFlight: Promise<void> | undefined;
   let stopped = false;
@@ -44,9 +54,13 @@ export function startQueueSampler(
     // this signal: more listeners than Node's default of 10 is expected, not a leak.
     setMaxListeners(0, controller.signal);
     try {
-      const [queues, counts] = await client.withAbortSignal(controller.signal, () =>
-        Promise.all([Promise.all(taskQueues.map(async (q) => ({ q, sides: await taskQueueBacklog(client, q) }))), dlq.counts()]),
+      const [queues, counts, pauseStates] = await client.withAbortSignal(controller.signal, () =>
+        Promise.all([Promise.all(taskQueues.map(async (q) => ({ q, sides: await taskQueueBacklog(client, q) }))), dlq.counts(), pauseSample()]),
       );
+      for (const { type, pause, holding } of pauseStates) {
+        paused.set(pause ? 1 : 0, { task_queue: config.taskQueue, job_type: type });
+        pausedJobs.set(holding, { task_queue: config.taskQueue, job_type: type });
+      }
       for (const { q, sides } of queues) {
         for (const side of sides) {
           backlog.set(side.count, { task_queue: q, queue_type: side.queueType });

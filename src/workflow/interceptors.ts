@@ -15,6 +15,7 @@ import {
   workflowInfo,
   type ActivityInput,
   type GetLogAttributesInput,
+  type LocalActivityInput,
   type Next,
   type WorkflowExecuteInput,
   type WorkflowInboundCallsInterceptor,
@@ -29,6 +30,7 @@ import { jobMetrics } from '../shared/job-metrics';
 import { countFinalStall, countJob, currentJobType, recordJobDuration, startJobReport } from './job-metrics';
 import { currentJobState, jobStateMemoKey } from './job-state';
 import { releaseConcurrencySlot } from './concurrency-slot';
+import { installPauseGate, passPauseGate } from './pause-gate';
 
 const { handOffToDeadLetter } = proxyActivities<DeadLetterActivities>(presetOptions(deadLetterPresets.handOff));
 
@@ -43,6 +45,7 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
     // Jobs started before the memo and the DLQ existed replay without them (their histories have
     // neither); every newer job records this marker in its first workflow task.
     this.lifecycleV2 = patched('job-lifecycle-memo-and-dlq');
+    installPauseGate();
     // Metrics add no commands and are not emitted on replay, so they need no patch.
     if (info.continuedFromExecutionRunId === undefined) {
       log.info('job:start', { ...fields, attempt: 1 });
@@ -135,12 +138,17 @@ function rootCause(err: TemporalFailure): { type?: string; message: string } {
  * stall that ended an activity's last attempt.
  */
 class JobOutboundInterceptor implements WorkflowOutboundCallsInterceptor {
+  readonly scheduleLocalActivity = scheduleLocalActivity;
+
   getLogAttributes(input: GetLogAttributesInput, next: Next<WorkflowOutboundCallsInterceptor, 'getLogAttributes'>): Record<string, unknown> {
     const jobType = currentJobType();
     return jobType ? next({ jobId: workflowInfo().workflowId, jobType, ...input }) : next(input);
   }
 
   async scheduleActivity(input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>): Promise<unknown> {
+    // A paused type schedules no step until it is resumed; its hand-off to the DLQ is not a step.
+    const paused = currentJobType() && input.activityType !== 'handOffToDeadLetter' ? passPauseGate(input.activityType) : undefined;
+    if (paused) await paused;
     try {
       return await next(input);
     } catch (err) {
@@ -148,6 +156,17 @@ class JobOutboundInterceptor implements WorkflowOutboundCallsInterceptor {
       throw err;
     }
   }
+}
+
+/**
+ * The pause gate of a local activity, before each attempt: the SDK schedules every retry of one
+ * through here (after its backoff timer), so an attempt paused between retries keeps its number.
+ * A retry that waited gets a fresh schedule-to-close window: the pause does not eat it.
+ */
+function scheduleLocalActivity(input: LocalActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>): Promise<unknown> {
+  const paused = currentJobType() ? passPauseGate(input.activityType) : undefined;
+  if (!paused) return next(input);
+  return paused.then(() => next({ ...input, originalScheduleTime: undefined }));
 }
 
 /** Registered by the worker through `interceptors.workflowModules`. */

@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, setHandler } from '@temporalio/workflow';
 import { jobMaxAttempts, type JobDefinition } from '../catalog/define-job';
+import type { JobPause } from '../catalog/job-pause';
 
 /** How far a job has got through its work, e.g. pages synced or rows aggregated. */
 export interface JobProgress {
@@ -36,6 +37,8 @@ export interface JobState {
   configWait?: ConfigWait;
   /** Set while the job waits for a slot of its type's concurrency limit (src/workflow/concurrency-slot.ts). */
   limitWait?: LimitWait;
+  /** Set while the job's type is paused (`jobctl pause`): no new attempt starts until it is resumed (see src/workflow/pause-gate.ts). */
+  paused?: JobPause;
 }
 
 /** The job's wait for a concurrency slot, as its state reports it: `jobctl status` shows it. */

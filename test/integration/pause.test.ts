@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { temporal } from '@temporalio/proto';
+import type { JobClient } from '../../src/client/job-client';
+import { UnknownJobTypeError } from '../../src/shared/errors';
+import { repoRoot, uniqueId } from '../helpers/env';
+import { runCommand, type Started } from '../helpers/processes';
+import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
+import { jobClientFor, killIfRunning, startTestTemporal, startWorkerProcess, until, type TestTemporal, type WorkerEnv } from '../helpers/worker-process';
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/** Attempts of a local activity a job's history records (one marker per attempt that ended). */
+const localAttempts = (events: HistoryEvent[]) => events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+
+// Pausing a job type on a real dev server (persisted to a file, so it can be restarted) with real
+// worker processes (`node dist/worker/main.js`): what runs is counted in the jobs' histories and,
+// for send-email, in the messages a real SMTP server accepted.
+describe('jobctl pause / resume on a real server', function () {
+  this.timeout(600_000);
+  let temporal: TestTemporal;
+  let smtp: TestSmtpServer | undefined;
+  let jobs: JobClient | undefined;
+  const workers: Started[] = [];
+
+  before(async () => {
+    temporal = await startTestTemporal();
+  });
+  after(async () => temporal?.stop());
+  afterEach(async () => {
+    for (const worker of workers.splice(0)) await killIfRunning(worker);
+    await jobs?.close();
+    jobs = undefined;
+    await smtp?.close();
+    smtp = undefined;
+  });
+
+  async function setup(extra: NodeJS.ProcessEnv = {}): Promise<{ env: WorkerEnv; worker: () => Promise<Started> }> {
+    const env: WorkerEnv = { temporal, taskQueue: uniqueId('tq-pause'), dataDir: await mkdtemp(path.join(os.tmpdir(), 'worker-data-')), extra };
+    jobs = await jobClientFor(env);
+    return { env, worker: async () => workers[workers.push(await startWorkerProcess(env)) - 1]! };
+  }
+
+  const history = async (id: string) => (await jobs!.temporal.workflow.getHandle(id).fetchHistory()).events ?? [];
+
+  it('50 jobs enqueued while paused wait through a worker and a server restart, start none, then all complete once after resume', async () => {
+    const { env, worker } = await setup();
+    const first = await worker();
+    const paused = await jobs!.pauses.pause('noop', { reason: 'provider down', by: 'ops-test', settleMs: 500 });
+    assert.equal(paused.alreadyPaused, false);
+    const ids: string[] = [];
+    for (let i = 0; i < 50; i += 1) ids.push((await jobs!.enqueue('noop', {}, { id: uniqueId(`paused-${i}`) })).id);
+
+    // The worker restarts, then the server does.
+    first.child.kill('SIGTERM');
+    assert.equal(await first.exited, 0, first.output());
+    await temporal.stop();
+    await temporal.start();
+    await jobs!.close();
+    jobs = await jobClientFor(env);
+    await worker();
+    await new Promise((r) => setTimeout(r, 4000));
+
+    assert.deepEqual(await jobs.pauses.get('noop'), paused.pause, 'the pause survived the server restart');
+    for (const id of ids) assert.equal(localAttempts(await history(id)), 0, `${id} started no attempt while paused`);
+    const record = await jobs.get(ids[0]!);
+    assert.equal(record.status, 'running');
+    assert.deepEqual(record.paused, paused.pause);
+    const stats = await jobs.pauses.list();
+    assert.deepEqual(stats, [{ type: 'noop', ...paused.pause }]);
+
+    const resumed = await jobs.pauses.resume('noop', { by: 'ops-test', settleMs: 500 });
+    assert.deepEqual(resumed.wasPaused, paused.pause);
+    assert.equal(resumed.signalled, 50, "resume released each job once");
+    const results = await Promise.all(ids.map((id) => jobs!.result(id) as Promise<{ attempt: number }>));
+    assert.deepEqual(results.map((r) => r.attempt), ids.map(() => 1));
+    for (const id of ids) assert.equal(localAttempts(await history(id)), 1, `${id} ran its step once`);
+    assert.equal((await jobs.get(ids[0]!)).paused, undefined);
+  });
+
+  it('an attempt running when its type is paused finishes; the next job waits', async () => {
+    smtp = await startSmtpServer(undefined, { holdData: (attempt) => (attempt === 1 ? 3000 : undefined) });
+    const { worker } = await setup({ SMTP_URL: smtp.url });
+    await worker();
+    const payload = { to: 'ada@example.com', subject: 'Paused', body: 'Finishes', userId: 'u-pause' };
+    const running = await jobs!.enqueue('send-email', payload, { id: uniqueId('running') });
+    await until('the attempt is in the middle of its SMTP transaction', () => smtp!.holding() === 1);
+    const pausing = jobs!.pauses.pause('send-email', { settleMs: 500 });
+    await running.handle.result();
+    await pausing;
+    assert.equal(smtp.received.length, 1, 'the running attempt delivered its message');
+    assert.deepEqual((await jobs!.get(running.id)).status, 'completed');
+
+    const waiting = await jobs!.enqueue('send-email', { ...payload, subject: 'Waits' }, { id: uniqueId('waiting') });
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.equal(smtp.received.length, 1, 'nothing else was sent while paused');
+    const events = await history(waiting.id);
+    assert.equal(events.filter((e) => e.activityTaskScheduledEventAttributes).length, 0, 'no attempt of the waiting job was scheduled');
+    await jobs!.pauses.resume('send-email', { settleMs: 500 });
+    await waiting.handle.result();
+    assert.equal(smtp.received.length, 2);
+  });
+
+  it('a job paused between retries starts no attempt while paused and keeps its attempt count', async () => {
+    const { worker } = await setup();
+    await worker();
+    // Attempts 1 and 2 fail; attempt 3 is due 5 s after attempt 2 (the noop schedule: 1s, 5s, 30s).
+    const { id, handle } = await jobs!.enqueue('noop', { failAttempts: 2 }, { id: uniqueId('retrying') });
+    await until('two attempts failed', async () => localAttempts(await history(id)) === 2, 30_000);
+    await jobs!.pauses.pause('noop', { settleMs: 0 });
+    await new Promise((r) => setTimeout(r, 8000));
+    assert.equal(localAttempts(await history(id)), 2, 'no attempt while paused');
+    const record = await jobs!.get(id);
+    assert.equal(record.attempts, 2);
+    assert.ok(record.paused, 'the record shows the pause');
+    await jobs!.pauses.resume('noop', { settleMs: 0 });
+    assert.deepEqual(await handle.result(), { attempt: 3 }, 'the third attempt ran as the third, not the fourth');
+    assert.equal(localAttempts(await history(id)), 3);
+  });
+
+  it('a job that never met a pause records no pause-gate marker and no signal; the figures of both', async () => {
+    const { worker } = await setup();
+    await worker();
+    const plain = await jobs!.enqueue('noop', {}, { id: uniqueId('plain') });
+    await plain.handle.result();
+    const plainEvents = await history(plain.id);
+    assert.ok(!plainEvents.some((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch' && JSON.stringify(e).includes('pause-gate')), 'no pause-gate marker');
+    assert.ok(!plainEvents.some((e) => e.workflowExecutionSignaledEventAttributes), 'no signal');
+    await jobs!.pauses.pause('noop', { settleMs: 0 });
+    const held = await jobs!.enqueue('noop', {}, { id: uniqueId('held') });
+    await new Promise((r) => setTimeout(r, 1500));
+    await jobs!.pauses.resume('noop', { settleMs: 0 });
+    await held.handle.result();
+    const heldEvents = await history(held.id);
+    const kinds = (events: HistoryEvent[]) => events.map((e) => Object.keys(e).find((k) => k.endsWith('EventAttributes'))?.replace(/EventAttributes$/, '')).join(' ');
+    console.log(`      history events of a noop job: ${plainEvents.length} never paused, ${heldEvents.length} enqueued while paused\n        never paused: ${kinds(plainEvents)}\n        paused: ${kinds(heldEvents)}`);
+  });
+
+  it('refuses an unknown type, naming it (client and jobctl)', async () => {
+    const { env } = await setup();
+    await assert.rejects(jobs!.pauses.pause('no-such-type'), (err: unknown) => err instanceof UnknownJobTypeError && /no-such-type/.test(err.message));
+    const ran = await runCommand(process.execPath, [path.join(repoRoot, 'bin/jobctl.js'), 'pause', 'no-such-type', '--reason', 'x'], {
+      ...process.env,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_TASK_QUEUE: env.taskQueue,
+    }, repoRoot);
+    assert.equal(ran.code, 2, ran.stderr);
+    assert.match(ran.stderr, /unknown job type "no-such-type"/);
+  });
+});
