@@ -89,6 +89,13 @@ export interface JobDefinition<TPayload = unknown, TType extends string = string
    * declared here, per job type. @defaultValue 'regular'
    */
   activity?: 'regular' | 'local';
+  /**
+   * How a debounced enqueue (`enqueue(…, { debounce })`) of this type combines the payloads of one
+   * window. `merge(previous, next)` folds them in enqueue order, in the worker (not in workflow
+   * code), and its result is validated against the type's schema before the job starts; it must be
+   * deterministic, as a retried start folds again. @defaultValue the window's last payload
+   */
+  debounce?: { merge?(previous: TPayload, next: TPayload): TPayload };
 }
 
 /**

@@ -26,6 +26,7 @@ export function formatJobRecord(record: JobRecord): string {
     ['compensation', record.compensation ? `${record.compensation.status}${record.compensation.undone.length ? `, undid ${record.compensation.undone.join(', ')}` : ''}` : undefined],
     ['run', record.run !== undefined && record.run > 1 ? String(record.run) : undefined],
     ['waiting', record.configWait ? `for a setting since ${record.configWait.since} (costs no attempt); next check ${record.configWait.nextCheckAt}` : undefined],
+    ['debounce', record.debounce ? formatDebounce(record.debounce) : undefined],
     ['createdAt', record.createdAt],
     ['processedAt', record.processedAt],
     ['failedAt', record.failedAt],
@@ -36,6 +37,12 @@ export function formatJobRecord(record: JobRecord): string {
     .filter((row): row is [string, string] => row[1] !== undefined)
     .map(([k, v]) => `${`${k}:`.padEnd(Math.max(13, k.length + 2))}${v}`)
     .join('\n');
+}
+
+function formatDebounce(debounce: NonNullable<JobRecord['debounce']>): string {
+  if (debounce.closed) return 'window closed, the job is starting';
+  if (debounce.firesAt === undefined) return 'waiting for its window to close (the debouncer did not answer)';
+  return `waiting: ${debounce.enqueues} enqueue(s), starts at ${debounce.firesAt} unless more come`;
 }
 
 /**

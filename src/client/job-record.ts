@@ -64,6 +64,12 @@ export interface JobRecord {
   run?: number;
   /** Set while the job waits for a setting its step needs (`jobs:missing-config`), which costs it no attempt; `status` is then `retrying`. */
   configWait?: { since: string; nextCheckAt: string; checks: number };
+  /**
+   * Set while a debounced job has not started (`status` is then `scheduled`): whether its window
+   * has closed (the job is starting), else the enqueues collected and when the window closes if no
+   * more come (unset when the debouncer did not answer).
+   */
+  debounce?: { closed: boolean; enqueues?: number; firesAt?: string };
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createDeadLetterActivities } from '../activity/dead-letter';
+import { createWindowActivities } from '../activity/window-start';
 import { jobActivityInterceptors } from '../activity/interceptors';
 import type { Catalog } from '../catalog/catalog';
 import { defaultConcurrency, planQueues } from '../catalog/task-queues';
@@ -48,7 +49,7 @@ export async function createJobTestWorker(env: TestWorkflowEnvironment, bundle: 
   const { catalog, limits, activities = {}, taskQueue, dataConverter, deadLetterClient = env.client } = options;
   const plans = planQueues(taskQueue, catalog.definitions);
   if (!plans.some((p) => p.taskQueue === taskQueue)) plans.unshift({ taskQueue, shared: true, types: [], concurrency: defaultConcurrency });
-  const all = { ...activities, ...createDeadLetterActivities({ client: deadLetterClient, taskQueue, catalog }) };
+  const all = { ...activities, ...createDeadLetterActivities({ client: deadLetterClient, taskQueue, catalog }), ...createWindowActivities({ client: deadLetterClient, taskQueue, catalog }) };
   const workers = await Promise.all(
     plans.map((plan) =>
       Worker.create({

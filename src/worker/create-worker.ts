@@ -3,6 +3,7 @@ import type { StringValue } from '@temporalio/common';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Kysely } from 'kysely';
 import { createDeadLetterActivities } from '../activity/dead-letter';
+import { createWindowActivities } from '../activity/window-start';
 import { jobActivityInterceptors } from '../activity/interceptors';
 import type { PayloadSchemas } from '../catalog/catalog';
 import { planQueues, type QueuePlan } from '../catalog/task-queues';
@@ -91,7 +92,9 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
   const plans = servedQueues(options, config);
   const served = [...new Set(plans.flatMap((p) => p.types))];
   options.checkSettings?.(config, { types: served, chosen: options.types ?? config.workerJobTypes, logger: Runtime.instance().logger });
-  checkWorkflowExports(options.workflowsPath, options.catalog);
+  for (const name of checkWorkflowExports(options.workflowsPath, options.catalog)) {
+    Runtime.instance().logger.warn(`worker:no-window-workflow — ${options.workflowsPath} exports no ${name}: an enqueue with its option waits until a worker that does runs (export { debounceJobWorkflow, dedupeJobWorkflow } from 'durable-jobs/workflow')`, { workflow: name });
+  }
   const opened: { close(): Promise<void> }[] = [];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
   let db: Kysely<any> | undefined;
@@ -125,6 +128,8 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
       ...given,
       // The shared queue: it names the dead-letter queues and runs them, whatever queue a job is on.
       ...createDeadLetterActivities({ client, taskQueue: config.taskQueue, catalog: options.catalog }),
+      // The debounce and dedupe windows run on the shared queue too, and start their jobs from it.
+      ...createWindowActivities({ client, taskQueue: config.taskQueue, catalog: options.catalog }),
     };
     // Bundled once for all the queues' workers.
     const workflowBundle = await bundleWorkflowCode({

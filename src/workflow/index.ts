@@ -10,3 +10,7 @@ export { jobActivities, localActivityOptions } from './job-activities';
 export { ConfigWaitStopped, stopConfigWaitWhen } from './config-wait';
 export { Saga } from './saga';
 export { deadLetterWorkflow, type DeadLetterWorkflowInput } from './dead-letter';
+// The debounce and dedupe windows (enqueue options): a workflows module adds them in one line too:
+//   export { debounceJobWorkflow, dedupeJobWorkflow } from 'durable-jobs/workflow';
+export { debounceJobWorkflow, type DebounceWorkflowInput } from './debounce';
+export { dedupeJobWorkflow, type DedupeWorkflowInput } from './dedupe';

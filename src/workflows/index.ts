@@ -3,5 +3,5 @@ export { sendEmailWorkflow } from './send-email';
 export { processPaymentWorkflow } from './process-payment';
 export { generateReportWorkflow } from './generate-report';
 export { syncDataWorkflow } from './sync-data';
-export { deadLetterWorkflow } from '../workflow';
+export { deadLetterWorkflow, debounceJobWorkflow, dedupeJobWorkflow } from '../workflow';
 export { noopWorkflow } from './noop';
