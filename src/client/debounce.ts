@@ -4,6 +4,7 @@ import { jobMaxAttempts } from '../catalog/define-job';
 import type { PreparedJob } from '../catalog/prepare-job';
 import { debounceEnqueueSignalName, debouncedJobId, debounceWorkflowId, debounceWorkflowType } from '../catalog/window-ids';
 import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
+import { decodeFailureMessages } from './decode';
 import type { JobRecord } from './job-record';
 import { debounceWindowQuery, type DebounceEnqueue, type DebounceWindowState, type DebounceWorkflowInput } from '../workflow/debounce';
 
@@ -47,7 +48,10 @@ export function parseDebouncedJobId(id: string): { type: string; key: string; ru
  * collecting (it answers its query), or has just closed and its next run is starting the job.
  * Undefined for any other ID, or when the window's run is gone.
  */
-export async function pendingDebounceWindow(temporal: Client, id: string): Promise<(Partial<DebounceWindowState> & { type: string; closed: boolean }) | undefined> {
+export async function pendingDebounceWindow(
+  temporal: Client,
+  id: string,
+): Promise<(Partial<DebounceWindowState> & { type: string; closed: boolean; startFailure?: { type?: string; message: string; at?: string } }) | undefined> {
   const parsed = parseDebouncedJobId(id);
   if (!parsed) return undefined;
   const workflowId = debounceWorkflowId(parsed.type, parsed.key);
@@ -59,12 +63,25 @@ export async function pendingDebounceWindow(temporal: Client, id: string): Promi
         .catch(() => undefined);
       return { ...state, jobId: id, type: parsed.type, closed: false };
     }
-    // Continued as new: the next run starts this window's job first.
-    if (run.status.name === 'CONTINUED_AS_NEW') return { jobId: id, type: parsed.type, closed: true };
+    // Continued as new: the next run starts this window's job first, or failed to (a bad merge).
+    if (run.status.name === 'CONTINUED_AS_NEW') return { jobId: id, type: parsed.type, closed: true, startFailure: await startFailure(temporal, workflowId, parsed.runId) };
   } catch {
     return undefined;
   }
   return undefined;
+}
+
+/** Why the run after `runId` could not start the window's job (its non-retryable `startWindowJob` failure), if it could not. */
+async function startFailure(temporal: Client, workflowId: string, runId: string): Promise<{ type?: string; message: string; at?: string } | undefined> {
+  const closed = (await temporal.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+  const next = closed.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
+  if (!next) return undefined;
+  const events = (await temporal.workflow.getHandle(workflowId, next).fetchHistory()).events ?? [];
+  const failed = events.find((e) => e.activityTaskFailedEventAttributes)?.activityTaskFailedEventAttributes?.failure;
+  if (!failed) return undefined;
+  await decodeFailureMessages(temporal, [failed]);
+  const at = events.find((e) => e.activityTaskFailedEventAttributes)?.eventTime;
+  return { type: failed.applicationFailureInfo?.type ?? undefined, message: failed.message ?? 'the start failed', at: at ? new Date(Number(at.seconds) * 1000).toISOString() : undefined };
 }
 
 /**
@@ -76,6 +93,10 @@ export async function pendingDebouncedRecord(temporal: Client, id: string, catal
   const window = await pendingDebounceWindow(temporal, id);
   if (!window) return undefined;
   const definition = catalog?.definition(window.type);
+  const failure = window.startFailure;
+  if (failure) {
+    return { id, type: window.type, payload: undefined, status: 'failed', attempts: 0, maxAttempts: 0, createdAt: failure.at ?? new Date().toISOString(), failedAt: failure.at, error: { type: failure.type, message: `the debounce window's job could not start: ${failure.message}` } };
+  }
   return {
     id,
     type: window.type,
