@@ -7,6 +7,9 @@ import type { DedupeWorkflowInput } from '../workflow/dedupe';
 
 type Enqueued = { id: string; existed: boolean; handle: WorkflowHandle };
 
+/** How long past its TTL the server closes a window that no worker completed. */
+const closeGraceMs = 60_000;
+
 /** Tries to open a window whose previous one closed between the start and the describe, before giving up. */
 const openAttempts = 3;
 
@@ -37,8 +40,8 @@ export async function enqueueDeduped(
         // Open, the window's ID is taken; closed (its TTL is over), the key opens a new one.
         workflowIdConflictPolicy: 'FAIL',
         workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-        // The window closes at its TTL even when no worker is there to run its timer.
-        workflowExecutionTimeout: dedupe.ttlMs,
+        // The window completes itself at its TTL; with no worker there then to run that, the server closes it a minute later.
+        workflowExecutionTimeout: dedupe.ttlMs + closeGraceMs,
       });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw missingSearchAttributeIn(err, temporal.options.namespace) ?? err;
