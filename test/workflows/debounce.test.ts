@@ -12,6 +12,7 @@ import { noopPayload } from '../../src/jobs/payloads/noop';
 import { type TestDb } from '../helpers/db';
 import { createTestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
 import { testActivityDeps } from '../helpers/worker';
+import { InvalidOptionError } from '../../src/shared/errors';
 
 // Debounce windows on the time-skipping server: env.sleep moves the test's clock, so a window's
 // timing is checked in server time, to the second.
@@ -183,5 +184,24 @@ describe('debounce windows (time-skipping)', function () {
       assert.equal(failed.error?.type, 'jobs:invalid-payload');
       assert.match(failed.error?.message ?? '', /could not start.*failAttempts/);
     });
+  });
+
+  it('refuses bad options before anything starts, naming each field', async () => {
+    const jobs = new JobClient(env.client, { catalog, taskQueue: uniqueId('tq') });
+    const key = uniqueId('key');
+    await assert.rejects(
+      jobs.enqueue('noop', {}, { debounce: { key: '', delay: '0s', maxDelay: '-1s' } }),
+      (err: unknown) =>
+        err instanceof InvalidOptionError &&
+        /debounce\.key: must be 1 to \d+ characters.*an empty key/.test(err.message) &&
+        /debounce\.delay: must be a duration of more than 0/.test(err.message) &&
+        /debounce\.maxDelay: must be a duration of more than 0/.test(err.message),
+    );
+    await assert.rejects(jobs.enqueue('noop', {}, { debounce: { key, delay: '10s', maxDelay: '5s' } }), /debounce\.maxDelay: must be at least debounce\.delay \(10000 ms\), got 5000 ms/);
+    await assert.rejects(jobs.enqueue('noop', {}, { debounce: { key: 'k'.repeat(200), delay: '1s' } }), /debounce\.key: must be 1 to 149 characters.*got 200 characters/);
+    await assert.rejects(jobs.enqueue('noop', {}, { debounce: { key: 'a b', delay: '1s' } }), /debounce\.key/);
+    await assert.rejects(jobs.enqueue('noop', {}, { id: 'x', delay: '1s', debounce: { key, delay: '1s' } }), (err: unknown) => /id: cannot be combined with debounce/.test(String(err)) && /delay: cannot be combined with debounce/.test(String(err)));
+    await assert.rejects(jobs.enqueue('noop', { failAttempts: 9 }, { debounce: { key, delay: '1s' } }), /jobs:invalid-payload/);
+    await assert.rejects(jobs.temporal.workflow.getHandle(debounceWorkflowId('noop', key)).describe(), /not found/i, 'no debouncer was started');
   });
 });
