@@ -61,7 +61,8 @@ export async function pendingDebounceWindow(
       const state = await temporal
         .withDeadline(Date.now() + windowQueryTimeoutMs, () => temporal.workflow.getHandle(workflowId, parsed.runId).query(debounceWindowQuery))
         .catch(() => undefined);
-      return { ...state, jobId: id, type: parsed.type, closed: false };
+      // Unanswered (no worker), the run's start stands in for the first enqueue.
+      return { firstAt: run.startTime.toISOString(), ...state, jobId: id, type: parsed.type, closed: false };
     }
     // Continued as new: the next run starts this window's job first, or failed to (a bad merge).
     if (run.status.name === 'CONTINUED_AS_NEW') return { jobId: id, type: parsed.type, closed: true, startFailure: await startFailure(temporal, workflowId, parsed.runId) };
