@@ -100,6 +100,13 @@ export interface JobDefinition<TPayload = unknown, TType extends string = string
   activity?: 'regular' | 'local';
   /** Limits per key over all workers, e.g. `{ ratePerKey: 10 }` or `{ concurrencyPerKey: 2 }`. See {@link JobLimits}. @defaultValue none */
   limits?: JobLimits<TPayload>;
+  /**
+   * How a debounced enqueue (`enqueue(…, { debounce })`) of this type combines the payloads of one
+   * window. `merge(previous, next)` folds them in enqueue order, in the worker (not in workflow
+   * code), and its result is validated against the type's schema before the job starts; it must be
+   * deterministic, as a retried start folds again. @defaultValue the window's last payload
+   */
+  debounce?: { merge?(previous: TPayload, next: TPayload): TPayload };
 }
 
 /**

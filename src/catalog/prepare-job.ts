@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Duration } from '@temporalio/common';
 import type { Catalog, PayloadSchemas } from './catalog';
 import type { JobDefinition } from './define-job';
-import { InvalidPayloadError, describe } from '../shared/errors';
+import { InvalidOptionError, InvalidPayloadError, describe, type FieldIssue } from '../shared/errors';
 import { jobIdPattern, maxJobIdLength } from '../shared/limits';
 import { validateOptions, validatePayload } from './validate';
 import { jobFairness, type FairnessOptions } from './fairness';
 import type { JobFairness } from './job-fairness';
 import { concurrencyKeyOf } from './concurrency-limit';
+import { debouncedJobIdPrefix, dedupedJobId } from './window-ids';
+import { validateWindowOptions, type DebounceOptions, type DedupeOptions, type ValidDebounce, type ValidDedupe } from './window-options';
 
 /** A job validated and ready to start: what `JobClient.enqueue` starts, made without Temporal. */
 export interface PreparedJob {
@@ -23,6 +25,10 @@ export interface PreparedJob {
   priority?: number;
   /** The fairness key and weight: the enqueue's, else the type's derived ones. */
   fairness?: JobFairness;
+  /** Set for a debounced enqueue: `id` is then the prefix (`<type>:debounce:<key>`) that the window's run ID completes. */
+  debounce?: ValidDebounce;
+  /** Set for a deduplicated enqueue: `id` is then the job ID should this enqueue open the window. */
+  dedupe?: ValidDedupe;
 }
 
 /**
@@ -34,14 +40,27 @@ export function prepareJob<S extends PayloadSchemas>(
   catalog: Catalog<S>,
   type: string,
   payload: unknown,
-  options: { id?: string; delay?: Duration; priority?: number } & FairnessOptions = {},
+  options: { id?: string; delay?: Duration; priority?: number; debounce?: DebounceOptions; dedupe?: DedupeOptions } & FairnessOptions = {},
 ): PreparedJob {
   const parsed = validatePayload(catalog, type, payload, 'refuse');
   const definition = catalog.definition(type)!;
-  const { id: chosenId, delayMs, priority } = validateOptions(options);
+  // One report naming every bad option, the windows' included.
+  const issues: FieldIssue[] = [];
+  let checked: ReturnType<typeof validateOptions> = {};
+  try {
+    checked = validateOptions(options);
+  } catch (err) {
+    if (!(err instanceof InvalidOptionError)) throw err;
+    issues.push(...err.issues);
+  }
+  const { debounce, dedupe } = validateWindowOptions(type, options, issues);
+  if (issues.length > 0) throw new InvalidOptionError(issues);
+  const { id: chosenId, delayMs, priority } = checked;
   const fairness = jobFairness(definition, parsed, options);
   // A bad concurrency key is refused here, before anything reaches Temporal.
   concurrencyKeyOf(definition, parsed, fairness);
+  if (debounce) return { definition, id: debouncedJobIdPrefix(type, debounce.key), payload: parsed, priority, fairness, debounce };
+  if (dedupe) return { definition, id: dedupedJobId(type, dedupe.key, randomUUID()), payload: parsed, delayMs, priority, fairness, dedupe };
   return { definition, id: chosenId ?? derivedId(definition, parsed) ?? `${type}-${randomUUID()}`, payload: parsed, delayMs, priority, fairness };
 }
 

@@ -19,6 +19,7 @@ import { NoCatalogError } from '../catalog/catalog-error';
 import { prepareJob } from '../catalog/prepare-job';
 import { readCreatedAt } from '../catalog/created-at';
 import { projectCatalog, setCatalogFlag } from './cli-catalog';
+import { windowFlags, type EnqueueFlags } from './cli-windows';
 
 // No catalog is bad input too: --catalog (or DURABLE_JOBS_CATALOG, or package.json) fixes it.
 const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError, NoCatalogError, IdConflictError, ScheduleExistsError];
@@ -45,14 +46,19 @@ function buildProgram(): Command {
     .option('--id <id>', 'job ID; enqueueing an existing ID runs nothing new')
     .option('--delay <duration>', 'wait before the first attempt, e.g. 30s, 5m')
     .option('--priority <1-5>', 'start before jobs with a higher number when workers are busy: 1 highest, 5 lowest (default 3)')
+    .option('--debounce-key <key>', 'collapse enqueues of this key that come within --debounce of each other into one job (needs --debounce)')
+    .option('--debounce <duration>', 'with --debounce-key: start the job this long after the last enqueue, e.g. 30s')
+    .option('--max-delay <duration>', 'with --debounce-key: start it at the latest this long after the first (default the larger of --debounce and 1h)')
+    .option('--dedupe-key <key>', 'within --dedupe-ttl of the first enqueue of this key, return its job instead of running another (needs --dedupe-ttl)')
+    .option('--dedupe-ttl <duration>', 'with --dedupe-key: how long the key returns its first job, e.g. 24h')
     .option('--json', 'print {"id","existed"} as JSON');
   addFairnessOptions(enqueue)
-    .action(async (type: string, payloadJson: string, opts: { id?: string; delay?: string; priority?: string; json?: boolean } & FairnessFlags) => {
+    .action(async (type: string, payloadJson: string, opts: EnqueueFlags & FairnessFlags) => {
       // Validate everything before connecting: bad input never reaches Temporal. The client then
       // starts the job with this payload as it is (validation is one step: the client's own).
       const catalog = projectCatalog('required', 'enqueue')!;
       const payload = parseJson(await readJsonArg(payloadJson, 'payload-json'), 'payload-json');
-      const job = prepareJob(catalog, type, payload, { id: opts.id, delay: opts.delay, priority: parsePriority(opts.priority), ...parseFairnessFlags(opts) });
+      const job = prepareJob(catalog, type, payload, { id: opts.id, delay: opts.delay, priority: parsePriority(opts.priority), ...parseFairnessFlags(opts), ...windowFlags(opts) });
       const result = await withClient((client) => client.start(job), 'required', 'enqueue');
       if (opts.json) console.log(JSON.stringify({ id: result.id, existed: result.existed }));
       else {

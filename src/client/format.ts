@@ -29,6 +29,7 @@ export function formatJobRecord(record: JobRecord): string {
     ['waiting', record.configWait ? `for a setting since ${record.configWait.since} (costs no attempt); next check ${record.configWait.nextCheckAt}` : undefined],
     ['waiting', record.limitWait ? `for a slot since ${record.limitWait.since}: at most ${record.limitWait.limit} run at once for ${JSON.stringify(record.limitWait.key)} (concurrency limit)` : undefined],
     ['paused', record.paused ? `since ${record.paused.since}${record.paused.by ? ` by ${record.paused.by}` : ''}${record.paused.reason ? ` (${record.paused.reason})` : ''}: no attempt starts until jobctl resume ${record.type}` : undefined],
+    ['debounce', record.debounce ? formatDebounce(record.debounce) : undefined],
     ['createdAt', record.createdAt],
     ['processedAt', record.processedAt],
     ['failedAt', record.failedAt],
@@ -39,6 +40,12 @@ export function formatJobRecord(record: JobRecord): string {
     .filter((row): row is [string, string] => row[1] !== undefined)
     .map(([k, v]) => `${`${k}:`.padEnd(Math.max(13, k.length + 2))}${v}`)
     .join('\n');
+}
+
+function formatDebounce(debounce: NonNullable<JobRecord['debounce']>): string {
+  if (debounce.closed) return 'window closed, the job is starting';
+  if (debounce.firesAt === undefined) return 'waiting for its window to close (the debouncer did not answer)';
+  return `waiting: ${debounce.enqueues} enqueue(s), starts at ${debounce.firesAt} unless more come`;
 }
 
 /**

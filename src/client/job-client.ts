@@ -20,6 +20,9 @@ import { JobSchedules } from './schedules';
 import { JobPauses } from './job-pauses';
 import { payloadHashMemoKey, startJob } from '../catalog/start-job';
 import { prepareJob, type PreparedJob } from '../catalog/prepare-job';
+import type { DebounceOptions, DedupeOptions } from '../catalog/window-options';
+import { enqueueDebounced, pendingDebouncedRecord } from './debounce';
+import { enqueueDeduped } from './dedupe';
 
 /** gRPC status NOT_FOUND: the workflow vanished between two calls (e.g. retention expired). */
 const GRPC_NOT_FOUND = 5;
@@ -53,6 +56,21 @@ export interface EnqueueOptions {
    * key of weight 1. Needs a fairness key (this enqueue's or the type's). @defaultValue the type's, else 1
    */
   fairnessWeight?: number;
+  /**
+   * Collapse enqueues of this key that come within `delay` of each other into one job, which
+   * starts `delay` after the last of them (never later than `maxDelay` after the first) with the
+   * last payload, or the payloads folded by the type's `debounce.merge`. The result's `id` is the
+   * job's (`<type>:debounce:<key>:<window>`); it exists once the window closes. Excludes `id`,
+   * `delay` and `dedupe`. See docs/guarantees.md. @defaultValue no debounce
+   */
+  debounce?: DebounceOptions;
+  /**
+   * A second enqueue of this key within `ttl` of the first returns the first's job
+   * (`existed: true`), even once it has finished; after `ttl` the key runs a new job. The job ID is
+   * `<type>:dedupe:<key>:<uuid>`. Excludes `id` and `debounce`. See docs/guarantees.md.
+   * @defaultValue no dedupe window
+   */
+  dedupe?: DedupeOptions;
 }
 
 /** What {@link JobClient.enqueue} did. */
@@ -149,6 +167,8 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
    * `enqueue` does after its checks. Idempotent like `enqueue`.
    */
   async start(job: PreparedJob): Promise<EnqueueResult> {
+    if (job.debounce) return enqueueDebounced(this.temporal, this.config.taskQueue, { ...job, debounce: job.debounce });
+    if (job.dedupe) return enqueueDeduped(this.temporal, this.config.taskQueue, { ...job, dedupe: job.dedupe }, (plain) => this.start(plain));
     const { definition, id, payload: parsed, delayMs, priority, fairness } = job;
     try {
       // A job of a paused type starts knowing it (read once a second per type; src/client/job-pauses.ts).
@@ -168,6 +188,18 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
 
   /** Reads a job back from Temporal. Throws {@link JobNotFoundError} for an unknown ID. */
   async get(id: string): Promise<JobRecord> {
+    try {
+      return await this.record(id);
+    } catch (err) {
+      // A debounced job that has not started yet is reported from its window.
+      const pending = err instanceof JobNotFoundError ? await pendingDebouncedRecord(this.temporal, id, this.config.catalog) : undefined;
+      if (!pending) throw err;
+      // Its window closed meanwhile: the job may be there now.
+      return pending.debounce?.closed ? this.record(id).catch(() => pending) : pending;
+    }
+  }
+
+  private async record(id: string): Promise<JobRecord> {
     return this.notFoundAs(id, async () => {
       const handle = this.temporal.workflow.getHandle(id);
       // describe() first: it turns an unknown ID into WorkflowNotFoundError; history reads do not.

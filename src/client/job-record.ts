@@ -72,6 +72,12 @@ export interface JobRecord {
   limitWait?: { key: string; limit: number; since: string };
   /** Set while the job's type is paused (`jobctl pause`): no new attempt starts until it is resumed; `status` stays what it was (`running`, `retrying`). */
   paused?: JobState['paused'];
+  /**
+   * Set while a debounced job has not started (`status` is then `scheduled`): whether its window
+   * has closed (the job is starting), else the enqueues collected and when the window closes if no
+   * more come (unset when the debouncer did not answer).
+   */
+  debounce?: { closed: boolean; enqueues?: number; firesAt?: string };
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;

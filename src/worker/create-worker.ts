@@ -4,6 +4,7 @@ import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptio
 import type { Kysely } from 'kysely';
 import { createConcurrencyLimitActivities } from '../activity/concurrency-limit';
 import { createDeadLetterActivities } from '../activity/dead-letter';
+import { createWindowActivities } from '../activity/window-start';
 import { jobActivityInterceptors } from '../activity/interceptors';
 import type { PayloadSchemas } from '../catalog/catalog';
 import { planQueues, type QueuePlan } from '../catalog/task-queues';
@@ -93,7 +94,9 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
   const plans = servedQueues(options, config);
   const served = [...new Set(plans.flatMap((p) => p.types))];
   options.checkSettings?.(config, { types: served, chosen: options.types ?? config.workerJobTypes, logger: Runtime.instance().logger });
-  checkWorkflowExports(options.workflowsPath, options.catalog);
+  for (const name of checkWorkflowExports(options.workflowsPath, options.catalog)) {
+    Runtime.instance().logger.warn(`worker:no-window-workflow — ${options.workflowsPath} exports no ${name}: an enqueue with its option waits until a worker that does runs (export { debounceJobWorkflow, dedupeJobWorkflow } from 'durable-jobs/workflow')`, { workflow: name });
+  }
   const opened: { close(): Promise<void> }[] = [];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
   let db: Kysely<any> | undefined;
@@ -130,6 +133,8 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
       // The shared queue: it names the dead-letter queues and runs them, whatever queue a job is on.
       ...createDeadLetterActivities({ client, taskQueue: config.taskQueue, catalog: options.catalog }),
       ...createConcurrencyLimitActivities({ client, taskQueue: config.taskQueue }),
+      // The debounce and dedupe windows run on the shared queue too, and start their jobs from it.
+      ...createWindowActivities({ client, taskQueue: config.taskQueue, catalog: options.catalog }),
     };
     // Bundled once for all the queues' workers.
     const workflowBundle = await bundleWorkflowCode({

@@ -14,3 +14,7 @@ export { Saga } from './saga';
 export { deadLetterWorkflow, type DeadLetterWorkflowInput } from './dead-letter';
 export { concurrencyLimiterWorkflow } from './concurrency-limiter';
 export type { ConcurrencyLimiterInput } from './concurrency-signals';
+// The debounce and dedupe windows (enqueue options): a workflows module adds them in one line too:
+//   export { debounceJobWorkflow, dedupeJobWorkflow } from 'durable-jobs/workflow';
+export { debounceJobWorkflow, type DebounceWorkflowInput } from './debounce';
+export { dedupeJobWorkflow, type DedupeWorkflowInput } from './dedupe';

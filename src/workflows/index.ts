@@ -3,5 +3,5 @@ export { sendEmailWorkflow } from './send-email';
 export { processPaymentWorkflow } from './process-payment';
 export { generateReportWorkflow } from './generate-report';
 export { syncDataWorkflow } from './sync-data';
-export { deadLetterWorkflow, concurrencyLimiterWorkflow } from '../workflow';
+export { deadLetterWorkflow, concurrencyLimiterWorkflow, debounceJobWorkflow, dedupeJobWorkflow } from '../workflow';
 export { noopWorkflow } from './noop';
