@@ -25,5 +25,9 @@ export function formatStats(stats: JobStats): string {
     ...backlog.map((q) => `  ${q.queueType} tasks waiting: ${q.count}${q.count > 0 ? ` (oldest ${q.ageSeconds.toFixed(1)}s)` : ''}`),
   ]);
   const paused = stats.paused.map((p) => `paused ${p.type} since ${p.since}${p.by ? ` by ${p.by}` : ''}${p.reason ? ` (${p.reason})` : ''}: holding ${p.holding} open job(s)`);
-  return [table, ...(paused.length ? ['', ...paused] : []), '', ...queues].join('\n');
+  const limited = stats.limited.map(
+    (l) => `limited ${l.type} (at most ${l.limit} at once per key): ${l.running} running, ${l.waiting} waiting for a slot over ${l.keys} key(s)${l.oldestWaitingSince ? `, oldest waiting since ${l.oldestWaitingSince}` : ''}`,
+  );
+  const notes = [...paused, ...limited];
+  return [table, ...(notes.length ? ['', ...notes] : []), '', ...queues].join('\n');
 }

@@ -4,6 +4,7 @@ import type { JobClient } from './job-client';
 import { quoteQueryValue } from './job-list';
 import { taskQueueBacklog, type QueueBacklog } from './task-queue-stats';
 import type { PausedType } from './job-pauses';
+import { limitedTypes, type LimitedType } from './concurrency-limits';
 
 /** One job type's line of `jobctl stats`. */
 export interface JobTypeStats {
@@ -33,6 +34,8 @@ export interface JobStats {
   queues: { taskQueue: string; backlog: QueueBacklog[] }[];
   /** The paused types (`jobctl pause`), each with the open jobs it holds: waiting because of the pause, which is not backlog. */
   paused: (PausedType & { holding: number })[];
+  /** The types with a concurrency limit that have jobs running or waiting under it: waiting for a slot is not backlog. */
+  limited: LimitedType[];
 }
 
 /**
@@ -53,7 +56,7 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
   // Without a catalog the types cannot be named: every job counts in one row, on the shared queue.
   const rows = jobs.catalog?.definitions.map((d) => ({ type: d.type, queues: [...new Set([jobs.taskQueue, taskQueueFor(jobs.taskQueue, d)])] })) ?? [{ type: '*', queues: [jobs.taskQueue] }];
   const allQueues = [...new Set(rows.flatMap((r) => r.queues))];
-  const [types, deadLetters, queues, paused] = await Promise.all([
+  const [types, deadLetters, queues, paused, limited] = await Promise.all([
     Promise.all(
       rows.map(async ({ type, queues }) => {
         const base = `${type === '*' ? 'JobType IS NOT NULL' : `JobType = ${quoteQueryValue(type)}`} AND TaskQueue IN (${queues.map(quoteQueryValue).join(', ')})`;
@@ -69,6 +72,7 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
     jobs.deadLetters.counts(),
     Promise.all(allQueues.map(async (taskQueue) => ({ taskQueue, backlog: await taskQueueBacklog(client, taskQueue) }))),
     jobs.pauses.list().then((list) => Promise.all(list.map(async (p) => ({ ...p, holding: await jobs.pauses.openJobs(p.type) })))),
+    limitedTypes(client, jobs.taskQueue),
   ]);
   return {
     at: now.toISOString(),
@@ -80,5 +84,6 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
     queue: queues[0]!.backlog,
     queues,
     paused,
+    limited,
   };
 }

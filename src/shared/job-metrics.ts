@@ -33,6 +33,8 @@ export const jobMetrics = {
   backlogAge: metric('jobs_queue_backlog_age_seconds', 'gauge', 'Age of the oldest task waiting in the task queue, by queue_type', 's'),
   paused: metric('jobs_paused', 'gauge', 'Whether the job type is paused (jobctl pause): 1 paused, 0 not'),
   pausedJobs: metric('jobs_paused_jobs', 'gauge', 'Open jobs a paused job type holds: waiting because of the pause, not backlog (0 when not paused)'),
+  limitRunning: metric('jobs_limit_running', 'gauge', 'Jobs holding a slot of their type\'s concurrency limit (limits.concurrencyPerKey), summed over keys'),
+  limitWaiting: metric('jobs_limit_waiting', 'gauge', 'Jobs waiting for a slot of their type\'s concurrency limit: held by the limit, not backlog'),
   deadLetterSize: metric('jobs_dead_letter_queue_size', 'gauge', 'Entries waiting in the dead-letter queue of each job type'),
 } as const;
 

@@ -5,6 +5,7 @@ import { Runtime } from '@temporalio/worker';
 import type pino from 'pino';
 import { DeadLetterQueue } from '../client/dead-letters';
 import { JobPauses } from '../client/job-pauses';
+import { limitedTypes } from '../client/concurrency-limits';
 import { taskQueueBacklog } from '../client/task-queue-stats';
 import type { Catalog } from '../catalog/catalog';
 import { jobMetrics, type JobMetric } from '../shared/job-metrics';
@@ -16,7 +17,8 @@ export type StopSampler = () => Promise<void>;
 
 /**
  * Samples the task queue's backlog (count and age, workflow and activity sides), each job type's
- * dead-letter queue size and whether it is paused (with the jobs its pause holds) on an interval,
+ * dead-letter queue size, whether it is paused (with the jobs its pause holds) and, for a type with
+ * a concurrency limit, the jobs running and waiting under it, on an interval,
  * into gauges. One sample is taken at once, so the gauges
  * exist from the first scrape. A failed sample is logged (once per run of failures) and retried at
  * the next tick; it never stops the worker.
@@ -42,6 +44,9 @@ export function startQueueSampler(
       const pause = await pauses.get(type);
       return { type, pause, holding: pause ? await pauses.openJobs(type) : 0 };
     }));
+  const limitRunning = gauge(jobMetrics.limitRunning);
+  const limitWaiting = gauge(jobMetrics.limitWaiting);
+  const limitedTypeNames = catalog.definitions.filter((d) => d.limits?.concurrencyPerKey !== undefined).map((d) => d.type);
   let failing = false;
   let inFlight: Promise<void> | undefined;
   let stopped = false;
@@ -54,9 +59,20 @@ export function startQueueSampler(
     // this signal: more listeners than Node's default of 10 is expected, not a leak.
     setMaxListeners(0, controller.signal);
     try {
-      const [queues, counts, pauseStates] = await client.withAbortSignal(controller.signal, () =>
-        Promise.all([Promise.all(taskQueues.map(async (q) => ({ q, sides: await taskQueueBacklog(client, q) }))), dlq.counts(), pauseSample()]),
+      const [queues, counts, pauseStates, limited] = await client.withAbortSignal(controller.signal, () =>
+        Promise.all([
+          Promise.all(taskQueues.map(async (q) => ({ q, sides: await taskQueueBacklog(client, q) }))),
+          dlq.counts(),
+          pauseSample(),
+          limitedTypeNames.length > 0 ? limitedTypes(client, config.taskQueue) : Promise.resolve([]),
+        ]),
       );
+      // Every type gets both gauges (0 without a limit), as every type gets jobs_paused.
+      for (const type of catalog.types) {
+        const row = limited.find((l) => l.type === type);
+        limitRunning.set(row?.running ?? 0, { task_queue: config.taskQueue, job_type: type });
+        limitWaiting.set(row?.waiting ?? 0, { task_queue: config.taskQueue, job_type: type });
+      }
       for (const { type, pause, holding } of pauseStates) {
         paused.set(pause ? 1 : 0, { task_queue: config.taskQueue, job_type: type });
         pausedJobs.set(holding, { task_queue: config.taskQueue, job_type: type });
