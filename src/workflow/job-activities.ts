@@ -38,5 +38,8 @@ export function jobActivities<A extends object, P extends string = string>(defin
     return withConcurrencySlot(definition, waitingForConfig(proxyLocalActivities<A>({ ...options, retry: withConfigWait(options.retry) })));
   }
   const options: ActivityOptions = presetOptions(presetOf(definition, preset));
+  // An activity dispatched eagerly (to the worker that ran the workflow task, `npm start`'s
+  // tuning) skips the server's matching, and with it the rates the server enforces there.
+  if (definition.limits?.ratePerKey !== undefined || definition.queue?.rateLimit !== undefined) options.allowEagerDispatch = false;
   return withConcurrencySlot(definition, waitingForConfig(proxyActivities<A>({ ...options, retry: withConfigWait(options.retry) })));
 }

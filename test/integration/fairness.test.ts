@@ -8,7 +8,7 @@ import { bundleJobWorkflows, createJobTestWorker } from '../../src/testing';
 import { readRatePerKey } from '../../src/worker/apply-rate-per-key';
 import { waitFor } from '../helpers/dlq';
 import { startDevServerEnv, uniqueId } from '../helpers/env';
-import { createTenantActivities, type StepStart } from '../fixtures/fairness/activities';
+import { createTenantActivities, ratesPerKey, type StepStart } from '../fixtures/fairness/activities';
 import { fairnessCatalog } from '../fixtures/fairness/catalog';
 import { limitedRatePerKey, limitedTaskJob, tenantTaskJob, type TenantTaskPayload } from '../fixtures/fairness/jobs';
 
@@ -122,13 +122,7 @@ describe('fairness between tenants and rate per key (real dev server)', function
       await Promise.all([...x!, ...y!].map((j) => j.handle.result()));
     });
 
-    const rates = ['key-x', 'key-y'].map((key) => {
-      const at = starts.filter((s) => s.tenant === key).map((s) => s.at).sort((p, q) => p - q);
-      // 1 s after the first start: past the limiter's one-second burst; the backlog lasts ~27 s.
-      const from = at[0]! + 1_000;
-      const inWindow = at.filter((t) => t >= from && t < from + 20_000).length;
-      return { key, rate: inWindow / 20, total: at.length };
-    });
+    const rates = ratesPerKey(starts, ['key-x', 'key-y']);
     console.log(`      starts per second over 20 s: ${rates.map((r) => `${r.key} ${r.rate.toFixed(2)}`).join(', ')} (limit ${limitedRatePerKey} per key)`);
     for (const { key, rate, total } of rates) {
       assert.equal(total, perKey, `every ${key} job started once`);
