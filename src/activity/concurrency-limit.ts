@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { concurrencyLimiterId, concurrencyLimiterWorkflowType } from '../catalog/concurrency-limit';
-import { slotRequestedSignal, type ConcurrencyLimiterInput, type SlotRequest } from '../workflow/concurrency-signals';
+import { slotGrantedSignal, slotReleasedSignal, slotRequestedSignal, type ConcurrencyLimiterInput, type SlotRequest } from '../workflow/concurrency-signals';
 
 /** What a limited job's `requestConcurrencySlot` sends. */
 export interface SlotRequestInput extends SlotRequest {
@@ -9,12 +9,21 @@ export interface SlotRequestInput extends SlotRequest {
   key: string;
 }
 
-/** The activities of per-key concurrency limits: a job's request for its slot, the limiter's check of its holders. */
+/**
+ * The activities of per-key concurrency limits: a job's request for its slot and its release, the
+ * limiter's grants and its check of its holders. The signals between a job and its limiter go
+ * through these (a client's signals), not workflow-to-workflow signals, which the Java
+ * time-skipping test server fails on.
+ */
 export interface ConcurrencyLimitActivities {
   /** Asks the limiter of the job's type and key for a slot, starting the limiter if none runs; returns its workflow ID. Idempotent per job. */
   requestConcurrencySlot(input: SlotRequestInput): Promise<string>;
   /** Which of these jobs are still running (the others closed without giving their slot back, e.g. terminated). */
   runningJobs(jobIds: string[]): Promise<string[]>;
+  /** Tells each job that its slot is granted; returns the jobs that could not be told (closed, or gone). */
+  tellSlotGranted(jobIds: string[]): Promise<string[]>;
+  /** Gives a closed job's slot back to its limiter; a limiter that is gone has nothing to give back to. */
+  releaseConcurrencySlot(input: { limiterId: string; jobId: string }): Promise<void>;
 }
 
 /** Describes this many holders at once in {@link ConcurrencyLimitActivities.runningJobs}. */
@@ -36,6 +45,30 @@ export function createConcurrencyLimitActivities(deps: { client: Client; taskQue
         staticSummary: `concurrency limit of ${input.jobType} for ${input.key}`,
       });
       return workflowId;
+    },
+    async tellSlotGranted(jobIds) {
+      const unreachable: string[] = [];
+      for (let i = 0; i < jobIds.length; i += describeBatch) {
+        const batch = jobIds.slice(i, i + describeBatch);
+        await Promise.all(
+          batch.map(async (id) => {
+            try {
+              await client.workflow.getHandle(id).signal(slotGrantedSignal);
+            } catch (err) {
+              if (!(err instanceof WorkflowNotFoundError)) throw err;
+              unreachable.push(id);
+            }
+          }),
+        );
+      }
+      return unreachable;
+    },
+    async releaseConcurrencySlot({ limiterId, jobId }) {
+      try {
+        await client.workflow.getHandle(limiterId).signal(slotReleasedSignal, { jobId });
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+      }
     },
     async runningJobs(jobIds) {
       const running: string[] = [];

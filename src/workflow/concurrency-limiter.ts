@@ -7,7 +7,6 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  getExternalWorkflowHandle,
   proxyActivities,
   setHandler,
   upsertMemo,
@@ -17,7 +16,6 @@ import type { ConcurrencyLimitActivities } from '../activity/concurrency-limit';
 import {
   limiterMemoKey,
   limiterStateQuery,
-  slotGrantedSignal,
   slotReleasedSignal,
   slotRequestedSignal,
   type ConcurrencyLimiterInput,
@@ -32,7 +30,7 @@ const idleCloseMs = 60_000;
 /** History length at which the limiter continues as new (Temporal warns at 10,240 events). */
 const continueAfterEvents = 2_000;
 
-const { runningJobs } = proxyActivities<ConcurrencyLimitActivities>({
+const { runningJobs, tellSlotGranted } = proxyActivities<ConcurrencyLimitActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', maximumInterval: '30s' },
 });
@@ -78,7 +76,7 @@ export async function concurrencyLimiterWorkflow(input: ConcurrencyLimiterInput)
       grants.push(next.jobId);
     }
     // A job that closed while it waited (cancelled, terminated) cannot be told: its slot goes to the next.
-    const unreachable = await tellGranted(grants);
+    const unreachable = grants.length > 0 ? await tellSlotGranted(grants) : [];
     for (const jobId of unreachable) holders.delete(jobId);
     if (unreachable.length > 0) continue;
     changed = false;
@@ -109,19 +107,4 @@ function takeFirst(waiting: SlotHolder[]): SlotHolder {
   let best = 0;
   for (let i = 1; i < waiting.length; i++) if (waiting[i]!.priority < waiting[best]!.priority) best = i;
   return waiting.splice(best, 1)[0]!;
-}
-
-/** Signals each job that its slot is granted; returns the jobs that could not be reached (closed). */
-async function tellGranted(jobIds: string[]): Promise<string[]> {
-  const outcomes = await Promise.all(
-    jobIds.map(async (jobId) => {
-      try {
-        await getExternalWorkflowHandle(jobId).signal(slotGrantedSignal);
-        return undefined;
-      } catch {
-        return jobId;
-      }
-    }),
-  );
-  return outcomes.filter((id): id is string => id !== undefined);
 }

@@ -1,15 +1,15 @@
 // A limited job's side of its concurrency slot: before its first step it asks the limiter of its
 // type and key for a slot and waits, attempt-free, until it is granted; when the job closes (not
 // when it continues as new) it gives the slot back. See concurrency-limiter.ts.
-import { CancellationScope, condition, getExternalWorkflowHandle, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, condition, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ConcurrencyLimitActivities } from '../activity/concurrency-limit';
 import { concurrencyKeyMemoKey } from '../catalog/concurrency-limit';
 import type { JobDefinition } from '../catalog/define-job';
 import type { JobLimits } from '../catalog/job-limits';
 import { currentJobState } from './job-state';
-import { slotGrantedSignal, slotReleasedSignal } from './concurrency-signals';
+import { slotGrantedSignal } from './concurrency-signals';
 
-const { requestConcurrencySlot } = proxyActivities<ConcurrencyLimitActivities>({
+const { requestConcurrencySlot, releaseConcurrencySlot: giveSlotBack } = proxyActivities<ConcurrencyLimitActivities>({
   startToCloseTimeout: '30s',
   // Until Temporal answers: the job waits for its slot either way.
   retry: { initialInterval: '1s', maximumInterval: '30s' },
@@ -49,20 +49,14 @@ export async function holdConcurrencySlot(definition: JobDefinition): Promise<vo
 
 /**
  * Gives the slot back when the job closes: completed, failed (after its hand-off to the DLQ) or
- * cancelled. Not on continue-as-new, whose next run keeps it. A limiter that cannot be reached has
- * closed, and with it the slot; its holder check frees a slot whose release is lost.
+ * cancelled. Not on continue-as-new, whose next run keeps it. A limiter that is gone has closed, and
+ * with it the slot; the limiter's holder check frees a slot whose release never came.
  */
 export async function releaseConcurrencySlot(): Promise<void> {
   const held = slot;
   if (!held?.limiterId) return;
   slot = undefined;
-  await CancellationScope.nonCancellable(async () => {
-    try {
-      await getExternalWorkflowHandle(held.limiterId).signal(slotReleasedSignal, { jobId: workflowInfo().workflowId });
-    } catch {
-      // The limiter is gone (it closes only without holders): nothing to give back.
-    }
-  });
+  await CancellationScope.nonCancellable(() => giveSlotBack({ limiterId: held.limiterId, jobId: workflowInfo().workflowId }));
 }
 
 /** Wraps each function of an activity proxy so that it first holds the job's slot; a type without a concurrency limit gets the proxy as it is. */

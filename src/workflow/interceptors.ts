@@ -32,6 +32,9 @@ import { currentJobState, jobStateMemoKey } from './job-state';
 import { releaseConcurrencySlot } from './concurrency-slot';
 import { installPauseGate, passPauseGate } from './pause-gate';
 
+/** Activities a job calls that are not its steps: a pause does not hold them. */
+const notSteps = new Set(['handOffToDeadLetter', 'releaseConcurrencySlot']);
+
 const { handOffToDeadLetter } = proxyActivities<DeadLetterActivities>(presetOptions(deadLetterPresets.handOff));
 
 class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
@@ -146,8 +149,9 @@ class JobOutboundInterceptor implements WorkflowOutboundCallsInterceptor {
   }
 
   async scheduleActivity(input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>): Promise<unknown> {
-    // A paused type schedules no step until it is resumed; its hand-off to the DLQ is not a step.
-    const paused = currentJobType() && input.activityType !== 'handOffToDeadLetter' ? passPauseGate(input.activityType) : undefined;
+    // A paused type schedules no step until it is resumed; its hand-off to the DLQ and the return of
+    // its concurrency slot, both on its way out, are not steps.
+    const paused = currentJobType() && !notSteps.has(input.activityType) ? passPauseGate(input.activityType) : undefined;
     if (paused) await paused;
     try {
       return await next(input);
