@@ -11,8 +11,22 @@ import { startSyncSource, type TestSyncSource } from '../helpers/sync-source';
 const soakJobs = Number(process.env.SOAK_JOBS ?? 120);
 /** Seconds between faults. */
 const faultEvery = Number(process.env.SOAK_FAULT_INTERVAL ?? 15);
+/** Seconds that payments are paused for, once half the load is enqueued. */
+const pauseFor = Number(process.env.SOAK_PAUSE_SECONDS ?? 10);
 
-describe(`soak: ${soakJobs} mixed jobs on the native cluster while nodes, workers and PostgreSQL fail on a timer`, function () {
+/** Retries an operator call that a fault interrupted (a node or PostgreSQL is down for seconds). */
+async function untilDone<T>(call: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await call();
+    } catch (err) {
+      if (tries >= 60) throw err;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+describe(`soak: ${soakJobs} mixed jobs of 4 tenants (fairness keys) on the native cluster while nodes, workers and PostgreSQL fail on a timer, payments paused and resumed midway`, function () {
   this.timeout((20 + soakJobs / 60) * 60_000);
   let env: ClusterTestEnv;
   let smtp: LoadSmtpServer;
@@ -68,10 +82,23 @@ describe(`soak: ${soakJobs} mixed jobs on the native cluster while nodes, worker
         }
       }
     })();
+    // Payments paused for a while once half the load is enqueued, through the faults, then resumed:
+    // the jobs it held wait and then run, and the reconciliation below still holds exactly.
+    const pause = (async () => {
+      while (load.ids.filter(Boolean).length < plan.jobs.length / 2) await new Promise((r) => setTimeout(r, 200));
+      const paused = await untilDone(() => jobs.pauses.pause('process-payment', { reason: 'soak', by: 'soak', settleMs: 1000 }));
+      await new Promise((r) => setTimeout(r, pauseFor * 1000));
+      const held = await untilDone(() => jobs.pauses.openJobs('process-payment'));
+      const resumed = await untilDone(() => jobs.pauses.resume('process-payment', { by: 'soak', settleMs: 1000 }));
+      return `paused process-payment for ${pauseFor}s at ${load.settled()} settled: ${paused.signalled} signalled at pause, ${held} open when resumed, ${resumed.signalled} released`;
+    })();
+    // Awaited after the load; a failure meanwhile must not be an unhandled rejection.
+    pause.catch(() => undefined);
     try {
       const outcomes = await load.done;
       finished = true;
       await injector;
+      console.log(`      [soak pause] ${await pause}`);
       const figures = await reconcile({ plan, load, outcomes, jobs, db: env.db, smtp, reportsDir: path.join(env.tmpDir, 'reports'), discardEvery: 2 });
       console.log(formatFigures('soak', figures, { faults: faults.length }));
       console.log(`      [soak faults] ${faults.join(', ')}`);

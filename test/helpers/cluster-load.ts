@@ -16,6 +16,8 @@ export interface PlannedJob {
   id?: string;
   /** Its priority, 1–5 spread over the plan, so that a backlog under a fault holds every level. */
   priority: number;
+  /** The tenant it is enqueued for: its fairness key (`t0` to `t3`; `t0` weighs 3). */
+  tenant: string;
   injected: Injected;
 }
 
@@ -40,6 +42,8 @@ export interface LoadOptions {
 
 const types: JobType[] = ['send-email', 'process-payment', 'sync-data', 'generate-report'];
 const accountCount = 10;
+/** Tenants of a load: each job is enqueued with one as its fairness key. */
+export const tenantCount = 4;
 /** Records per synced source: two pages of 2 and one of 1. */
 export const recordsPerSource = 5;
 
@@ -49,7 +53,7 @@ export function planLoad(options: LoadOptions): LoadPlan {
   const transient = options.transientShare ?? 0.2;
   const permanent = options.permanentShare ?? 0.1;
   const accounts = Array.from({ length: accountCount }, (_, i) => `${prefix}-acct-${i}`);
-  const jobs: PlannedJob[] = [];
+  const planned: Omit<PlannedJob, 'tenant'>[] = [];
   for (let i = 0; i < options.count; i++) {
     const type = types[i % types.length]!;
     // Golden-ratio spacing spreads each share evenly over the run, whatever the count.
@@ -61,22 +65,24 @@ export function planLoad(options: LoadOptions): LoadPlan {
     switch (type) {
       case 'send-email': {
         const to = `${wanted === 'permanent' ? 'bounce' : wanted === 'transient' ? 'flaky' : 'ok'}-${name}@example.com`;
-        jobs.push({ type, id: `${name}-email`, payload: { to, subject: `load ${i}`, body: 'mixed load', userId: name }, injected: wanted, priority });
+        planned.push({ type, id: `${name}-email`, payload: { to, subject: `load ${i}`, body: 'mixed load', userId: name }, injected: wanted, priority });
         break;
       }
       case 'process-payment': {
         const from = accounts[i % accountCount]!;
         const to = wanted === 'permanent' ? `${name}-ghost` : accounts[(i + 1 + (i % 3)) % accountCount]!;
-        jobs.push({ type, payload: { paymentId: `${name}-pay`, fromAccount: from, toAccount: to, amount: (i % 500) + 1, currency: 'EUR' }, injected: wanted === 'permanent' ? 'permanent' : 'none', priority });
+        planned.push({ type, payload: { paymentId: `${name}-pay`, fromAccount: from, toAccount: to, amount: (i % 500) + 1, currency: 'EUR' }, injected: wanted === 'permanent' ? 'permanent' : 'none', priority });
         break;
       }
       case 'sync-data':
-        jobs.push({ type, id: `${name}-sync`, payload: { source: `${name}-src`, pageSize: 2 }, injected: wanted, priority });
+        planned.push({ type, id: `${name}-sync`, payload: { source: `${name}-src`, pageSize: 2 }, injected: wanted, priority });
         break;
       default:
-        jobs.push({ type, id: `${name}-report`, payload: { from: '2026-01-01', to: '2027-01-01', format: 'json', accounts: accounts.slice(0, 3), name: `${name}-report` }, injected: 'none', priority });
+        planned.push({ type, id: `${name}-report`, payload: { from: '2026-01-01', to: '2027-01-01', format: 'json', accounts: accounts.slice(0, 3), name: `${name}-report` }, injected: 'none', priority });
     }
   }
+  // Four tenants in turn across the types, so that every type carries every fairness key.
+  const jobs = planned.map((job, i) => ({ ...job, tenant: `t${Math.floor(i / types.length) % tenantCount}` }));
   return { prefix, jobs, accounts };
 }
 
@@ -157,7 +163,8 @@ export function runLoad(jobs: JobClient, plan: LoadPlan): RunningLoad {
   const enqueueOne = async (job: PlannedJob): Promise<string> => {
     for (;;) {
       try {
-        const { id } = await jobs.enqueue(job.type, job.payload as never, { ...(job.id ? { id: job.id } : {}), priority: job.priority });
+        const fairness = { fairnessKey: job.tenant, ...(job.tenant === 't0' ? { fairnessWeight: 3 } : {}) };
+        const { id } = await jobs.enqueue(job.type, job.payload as never, { ...(job.id ? { id: job.id } : {}), priority: job.priority, ...fairness });
         return id;
       } catch (err) {
         // An enqueue interrupted by a fault is retried with the same ID: it starts the job at most once.
