@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Catalog } from '../catalog/catalog';
+import type { JobFairness } from '../catalog/job-fairness';
 import { startJob } from '../catalog/start-job';
 import { validatePayload } from '../catalog/validate';
 import { ErrorType, JobsError, describe, nonRetryable, retryable } from '../shared/errors';
@@ -14,6 +15,8 @@ export interface StartWindowJobInput {
   payloads: unknown[];
   /** 1 (highest) to 5 (lowest). @defaultValue Temporal's default */
   priority?: number;
+  /** The fairness key and weight given at enqueue (the last enqueue's, for a window). @defaultValue what the type derives from the payload */
+  fairness?: JobFairness;
   /** Wait before the first attempt, in ms. @defaultValue 0 */
   delayMs?: number;
   /** The window's first enqueue (ISO 8601): the job record's `createdAt`. */
@@ -59,7 +62,7 @@ export function createWindowActivities({ client, taskQueue, catalog }: WindowDep
       const signal = Context.current().cancellationSignal;
       try {
         await client.withAbortSignal(signal, () =>
-          startJob(client, { definition, id: input.id, payload, taskQueue, priority: input.priority, delayMs: input.delayMs, createdAt: input.createdAt, mode: 'enqueue' }),
+          startJob(client, { definition, id: input.id, payload, taskQueue, priority: input.priority, fairness: input.fairness, delayMs: input.delayMs, createdAt: input.createdAt, mode: 'enqueue' }),
         );
         return { started: true };
       } catch (err) {

@@ -17,9 +17,9 @@ const windowQueryTimeoutMs = 3000;
  * signal reached. `existed` is false: the job starts when the window closes.
  */
 export async function enqueueDebounced(temporal: Client, taskQueue: string, job: PreparedJob & { debounce: NonNullable<PreparedJob['debounce']> }): Promise<{ id: string; existed: boolean; handle: WorkflowHandle }> {
-  const { definition, payload, priority, debounce } = job;
+  const { definition, payload, priority, fairness, debounce } = job;
   const { type } = definition;
-  const enqueue: DebounceEnqueue = { payload, delayMs: debounce.delayMs, maxDelayMs: debounce.maxDelayMs, priority };
+  const enqueue: DebounceEnqueue = { payload, delayMs: debounce.delayMs, maxDelayMs: debounce.maxDelayMs, priority, fairness };
   const input: DebounceWorkflowInput = { type, key: debounce.key };
   try {
     const debouncer = await temporal.workflow.signalWithStart(debounceWorkflowType, {

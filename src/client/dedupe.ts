@@ -25,10 +25,10 @@ export async function enqueueDeduped(
   job: PreparedJob & { dedupe: NonNullable<PreparedJob['dedupe']> },
   startJob: (job: PreparedJob) => Promise<Enqueued>,
 ): Promise<Enqueued> {
-  const { definition, payload, priority, delayMs, dedupe } = job;
+  const { definition, payload, priority, fairness, delayMs, dedupe } = job;
   const { type } = definition;
   const workflowId = dedupeWorkflowId(type, dedupe.key);
-  const input: DedupeWorkflowInput = { type, key: dedupe.key, jobId: job.id, payload, ttlMs: dedupe.ttlMs, priority, delayMs };
+  const input: DedupeWorkflowInput = { type, key: dedupe.key, jobId: job.id, payload, ttlMs: dedupe.ttlMs, priority, fairness, delayMs };
   for (let attempt = 1; ; attempt++) {
     try {
       await temporal.workflow.start(dedupeWorkflowType, {

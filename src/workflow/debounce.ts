@@ -1,6 +1,7 @@
 import { ActivityFailure, ApplicationFailure, condition, continueAsNew, defineQuery, defineSignal, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { StartWindowJobInput, WindowActivities } from '../activity/window-start';
 import { presetOptions } from '../catalog/define-job';
+import type { JobFairness } from '../catalog/job-fairness';
 import { debounceEnqueueSignalName, debouncedJobId } from '../catalog/window-ids';
 import { windowPresets } from '../catalog/window-presets';
 
@@ -14,6 +15,8 @@ export interface DebounceEnqueue {
   maxDelayMs: number;
   /** 1 (highest) to 5 (lowest); the last enqueue's counts. @defaultValue Temporal's default */
   priority?: number;
+  /** The fairness key and weight given at enqueue (the last enqueue's, for a window). @defaultValue what the type derives from the payload */
+  fairness?: JobFairness;
 }
 
 /** Input of {@link debounceJobWorkflow}; what one run hands the next. */
@@ -91,7 +94,7 @@ export async function debounceJobWorkflow(input: DebounceWorkflowInput): Promise
     const seen = window.length;
     await condition(() => window.length !== seen, wait);
   }
-  const fire: StartWindowJobInput = { type, id: jobId, payloads: window.map((e) => e.payload), priority: window[window.length - 1]!.priority, createdAt: iso(firstAt) };
+  const fire: StartWindowJobInput = { type, id: jobId, payloads: window.map((e) => e.payload), priority: window[window.length - 1]!.priority, fairness: window[window.length - 1]!.fairness, createdAt: iso(firstAt) };
   log.info('debounce:closed', { jobId, jobType: type, enqueues: window.length });
   await continueAsNew<typeof debounceJobWorkflow>({ type, key, fire });
 }

@@ -2,6 +2,7 @@ import { ActivityFailure, ApplicationFailure, log, proxyActivities, sleep, workf
 import type { WindowActivities } from '../activity/window-start';
 import { presetOptions } from '../catalog/define-job';
 import { windowPresets } from '../catalog/window-presets';
+import type { JobFairness } from '../catalog/job-fairness';
 
 /** Input of {@link dedupeJobWorkflow}: the job of the enqueue that opened the window. */
 export interface DedupeWorkflowInput {
@@ -17,6 +18,8 @@ export interface DedupeWorkflowInput {
   ttlMs: number;
   /** 1 (highest) to 5 (lowest). @defaultValue Temporal's default */
   priority?: number;
+  /** The fairness key and weight given at enqueue. @defaultValue what the type derives from the payload */
+  fairness?: JobFairness;
   /** Wait before the job's first attempt, in ms. @defaultValue 0 */
   delayMs?: number;
 }
@@ -39,7 +42,7 @@ export async function dedupeJobWorkflow(input: DedupeWorkflowInput): Promise<Ded
   const { type, jobId } = input;
   const { startTime } = workflowInfo();
   try {
-    await startWindowJob({ type, id: jobId, payloads: [input.payload], priority: input.priority, delayMs: input.delayMs, createdAt: startTime.toISOString() });
+    await startWindowJob({ type, id: jobId, payloads: [input.payload], priority: input.priority, fairness: input.fairness, delayMs: input.delayMs, createdAt: startTime.toISOString() });
   } catch (err) {
     if (!(err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.nonRetryable)) throw err;
     log.error('dedupe:start-failed', { jobId, jobType: type, errorType: err.cause.type, error: err.cause.message });

@@ -80,4 +80,16 @@ describe('debounce and dedupe windows (real dev server)', function () {
       assert.equal((await jobs.get(id)).status, 'completed');
     });
   });
+
+  it('a debounced and a deduplicated job run with the fairness key and weight their enqueue gave', async () => {
+    const { worker, jobs, key } = await setUp();
+    await worker.runUntil(async () => {
+      const debounced = await jobs.enqueue('noop', {}, { debounce: { key, delay: '300ms' }, fairnessKey: 'tenant-a', fairnessWeight: 2 });
+      const deduped = await jobs.enqueue('noop', {}, { dedupe: { key, ttl: '1m' }, fairnessKey: 'tenant-b' });
+      for (let i = 0; i < 100 && (await jobs.get(debounced.id)).status !== 'completed'; i++) await sleep(100);
+      assert.deepEqual((await jobs.get(debounced.id)).fairness, { key: 'tenant-a', weight: 2 });
+      await jobs.result(deduped.id);
+      assert.deepEqual((await jobs.get(deduped.id)).fairness, { key: 'tenant-b' });
+    });
+  });
 });
