@@ -1,8 +1,12 @@
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { JobClient } from '../../src/client/job-client';
+import { peakOverlap, readAttemptLog } from '../fixtures/limits/overlap';
+import { soakCatalog } from '../fixtures/soak/catalog';
 import { planLoad, prepareLoad, runLoad } from '../helpers/cluster-load';
 import { startClusterTestEnv, type ClusterTestEnv } from '../helpers/cluster';
-import { uniqueId } from '../helpers/env';
+import { repoRoot, uniqueId } from '../helpers/env';
 import { startLoadSmtpServer, type LoadSmtpServer } from '../helpers/load-smtp';
 import { formatFigures, reconcile } from '../helpers/reconcile';
 import { startSyncSource, type TestSyncSource } from '../helpers/sync-source';
@@ -11,6 +15,9 @@ import { startSyncSource, type TestSyncSource } from '../helpers/sync-source';
 const soakJobs = Number(process.env.SOAK_JOBS ?? 120);
 /** Seconds between faults. */
 const faultEvery = Number(process.env.SOAK_FAULT_INTERVAL ?? 15);
+/** Jobs of the limited type (`tenant-work`, at most 2 at once per tenant) beside the mixed load. */
+const limitedJobs = Math.max(24, Math.round(soakJobs / 10));
+
 /** Seconds that payments are paused for, once half the load is enqueued. */
 const pauseFor = Number(process.env.SOAK_PAUSE_SECONDS ?? 10);
 
@@ -26,7 +33,7 @@ async function untilDone<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-describe(`soak: ${soakJobs} mixed jobs of 4 tenants (fairness keys) on the native cluster while nodes, workers and PostgreSQL fail on a timer, payments paused and resumed midway`, function () {
+describe(`soak: ${soakJobs} mixed jobs of 4 tenants (fairness keys) and ${limitedJobs} limited to 2 at once per tenant, on the native cluster while nodes, workers and PostgreSQL fail on a timer, payments paused and resumed midway`, function () {
   this.timeout((20 + soakJobs / 60) * 60_000);
   let env: ClusterTestEnv;
   let smtp: LoadSmtpServer;
@@ -45,11 +52,25 @@ describe(`soak: ${soakJobs} mixed jobs of 4 tenants (fairness keys) on the nativ
 
   it('reconciles exactly: enqueued = completed + DLQ + discarded, no (job, step) twice, money conserved', async () => {
     const taskQueue = uniqueId('tq');
-    const workers = await env.startWorkers(taskQueue, 3, { SMTP_URL: smtp.url, SYNC_SOURCE_URL: source.url });
+    // The built-in worker plus a team's type with a per-key concurrency limit (test/fixtures/soak).
+    const limitsLog = path.join(env.tmpDir, `${taskQueue}-attempts.log`);
+    const workers = await env.startWorkers(taskQueue, 3, {
+      SMTP_URL: smtp.url,
+      SYNC_SOURCE_URL: source.url,
+      DURABLE_JOBS_WORKER: path.join(repoRoot, 'test/fixtures/soak/worker.ts'),
+      NODE_OPTIONS: '--require tsx/cjs',
+      LIMITS_LOG: limitsLog,
+    });
     const plan = planLoad({ count: soakJobs, prefix: `s${randomUUID().slice(0, 8)}`, transientShare: 0.1, permanentShare: 0.05 });
     await prepareLoad(plan, env.db, source);
     const jobs = env.jobs(taskQueue);
     const load = runLoad(jobs, plan);
+    const limited = new JobClient(env.client, { catalog: soakCatalog, taskQueue });
+    const limitedIds = await Promise.all(
+      Array.from({ length: limitedJobs }, (_, i) => untilDone(() => limited.enqueue('tenant-work', { tenant: `t${i % 4}`, ms: 300 }, { id: `${plan.prefix}-limited-${i}` })).then((r) => r.id)),
+    );
+    /** When each killed worker process died: its attempts end there. */
+    const killedAt = new Map<number, number>();
 
     // Faults in turn, one every `faultEvery` seconds, until the load has settled.
     const faults: string[] = [];
@@ -70,7 +91,9 @@ describe(`soak: ${soakJobs} mixed jobs of 4 tenants (fairness keys) on the nativ
           }
           case 1: {
             const worker = workers[Math.floor(round / 3) % workers.length]!;
+            const pid = worker.process().child.pid;
             await worker.kill();
+            if (pid !== undefined) killedAt.set(pid, Date.now());
             await new Promise((r) => setTimeout(r, 3000));
             await worker.start();
             faults.push(`${worker.name} SIGKILL@${at}`);
@@ -99,6 +122,13 @@ describe(`soak: ${soakJobs} mixed jobs of 4 tenants (fairness keys) on the nativ
       finished = true;
       await injector;
       console.log(`      [soak pause] ${await pause}`);
+      // The limited type: every job completed, and never more than 2 of a tenant's ran at once.
+      for (const id of limitedIds) await untilDone(() => limited.result(id));
+      const attempts = await readAttemptLog(limitsLog);
+      const peaks = ['t0', 't1', 't2', 't3'].map((tenant) => peakOverlap(attempts, tenant, killedAt));
+      console.log(`      [soak limit] ${limitedJobs} tenant-work jobs completed; peak running per tenant ${peaks.join('/')} (limit 2); ${attempts.filter((a) => a.event === 'start').length} attempts`);
+      for (const peak of peaks) assert.ok(peak <= 2, `a tenant ran ${peak} at once`);
+      for (const id of limitedIds) assert.ok(attempts.some((a) => a.jobId === id && a.event === 'end'), `${id} ran its step`);
       const figures = await reconcile({ plan, load, outcomes, jobs, db: env.db, smtp, reportsDir: path.join(env.tmpDir, 'reports'), discardEvery: 2 });
       console.log(formatFigures('soak', figures, { faults: faults.length }));
       console.log(`      [soak faults] ${faults.join(', ')}`);

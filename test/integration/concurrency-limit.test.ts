@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { JobClient } from '../../src/client/job-client';
 import { limitsCatalog } from '../fixtures/limits/catalog';
 import type { AttemptLine } from '../fixtures/limits/jobs';
+import { peakOverlap, readAttemptLog } from '../fixtures/limits/overlap';
 import { repoRoot, uniqueId } from '../helpers/env';
 import { freePort, startProcess, type Started } from '../helpers/processes';
 import { killIfRunning, startTestTemporal, until, type TestTemporal } from '../helpers/worker-process';
@@ -13,24 +14,6 @@ import { killIfRunning, startTestTemporal, until, type TestTemporal } from '../h
 // by three real worker processes on one dev server: each attempt logs its start and end, so the
 // test sees how many ran at once per tenant.
 const fixture = path.join(repoRoot, 'test/fixtures/limits');
-
-/** The most attempts of one tenant that overlapped, from the attempt log (a killed attempt ends when its process died). */
-function peakOverlap(lines: AttemptLine[], tenant: string, killed: Map<number, number> = new Map()): number {
-  const own = lines.filter((l) => l.tenant === tenant);
-  const events: Array<{ at: number; delta: number }> = [];
-  for (const start of own.filter((l) => l.event === 'start')) {
-    const end = own.find((l) => l.event === 'end' && l.jobId === start.jobId && l.attempt === start.attempt);
-    const endAt = end?.at ?? killed.get(start.pid);
-    assert.ok(endAt !== undefined, `attempt ${start.attempt} of ${start.jobId} never ended and its worker was not killed`);
-    events.push({ at: start.at, delta: 1 }, { at: endAt, delta: -1 });
-  }
-  // Ends before starts at the same instant: back-to-back attempts do not overlap.
-  events.sort((a, b) => a.at - b.at || a.delta - b.delta);
-  let now = 0;
-  let peak = 0;
-  for (const e of events) peak = Math.max(peak, (now += e.delta));
-  return peak;
-}
 
 describe('concurrency per key: at most N jobs of a key run at once across workers', function () {
   this.timeout(300_000);
@@ -63,13 +46,7 @@ describe('concurrency per key: at most N jobs of a key run at once across worker
     return worker;
   }
 
-  async function attemptLog(): Promise<AttemptLine[]> {
-    const text = await readFile(logFile, 'utf8').catch(() => '');
-    return text
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as AttemptLine);
-  }
+  const attemptLog = () => readAttemptLog(logFile);
 
   before(async () => {
     temporal = await startTestTemporal();
