@@ -28,6 +28,9 @@ export function formatStats(stats: JobStats): string {
   const limited = stats.limited.map(
     (l) => `limited ${l.type} (at most ${l.limit} at once per key): ${l.running} running, ${l.waiting} waiting for a slot over ${l.keys} key(s)${l.oldestWaitingSince ? `, oldest waiting since ${l.oldestWaitingSince}` : ''}`,
   );
-  const notes = [...paused, ...limited];
+  const rated = stats.rateLimited.map(
+    (r) => `rate per key ${r.type}: ${r.ratePerKey === undefined ? `${r.declared}/s declared, not set on the server yet (a worker sets it at start)` : `at most ${r.ratePerKey}/s per key`} on ${r.taskQueue}; tasks it holds back wait in that queue's backlog`,
+  );
+  const notes = [...paused, ...limited, ...rated];
   return [table, ...(notes.length ? ['', ...notes] : []), '', ...queues].join('\n');
 }

@@ -2,7 +2,7 @@ import { taskQueueFor } from '../catalog/task-queues';
 import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import type { JobClient } from './job-client';
 import { quoteQueryValue } from './job-list';
-import { taskQueueBacklog, type QueueBacklog } from './task-queue-stats';
+import { readRatePerKey, taskQueueBacklog, type QueueBacklog } from './task-queue-stats';
 import type { PausedType } from './job-pauses';
 import { limitedTypes, type LimitedType } from './concurrency-limits';
 
@@ -36,6 +36,8 @@ export interface JobStats {
   paused: (PausedType & { holding: number })[];
   /** The types with a concurrency limit that have jobs running or waiting under it: waiting for a slot is not backlog. */
   limited: LimitedType[];
+  /** The types with `limits.ratePerKey`: the rate per key the server holds on their queue (unset if no worker has set it yet). Tasks it holds back wait in that queue's backlog. */
+  rateLimited: { type: string; taskQueue: string; declared: number; ratePerKey?: number }[];
 }
 
 /**
@@ -56,7 +58,8 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
   // Without a catalog the types cannot be named: every job counts in one row, on the shared queue.
   const rows = jobs.catalog?.definitions.map((d) => ({ type: d.type, queues: [...new Set([jobs.taskQueue, taskQueueFor(jobs.taskQueue, d)])] })) ?? [{ type: '*', queues: [jobs.taskQueue] }];
   const allQueues = [...new Set(rows.flatMap((r) => r.queues))];
-  const [types, deadLetters, queues, paused, limited] = await Promise.all([
+  const rated = (jobs.catalog?.definitions ?? []).filter((d) => d.limits?.ratePerKey !== undefined);
+  const [types, deadLetters, queues, paused, limited, rateLimited] = await Promise.all([
     Promise.all(
       rows.map(async ({ type, queues }) => {
         const base = `${type === '*' ? 'JobType IS NOT NULL' : `JobType = ${quoteQueryValue(type)}`} AND TaskQueue IN (${queues.map(quoteQueryValue).join(', ')})`;
@@ -73,6 +76,13 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
     Promise.all(allQueues.map(async (taskQueue) => ({ taskQueue, backlog: await taskQueueBacklog(client, taskQueue) }))),
     jobs.pauses.list().then((list) => Promise.all(list.map(async (p) => ({ ...p, holding: await jobs.pauses.openJobs(p.type) })))),
     limitedTypes(client, jobs.taskQueue),
+    Promise.all(
+      rated.map(async (d) => {
+        const taskQueue = taskQueueFor(jobs.taskQueue, d);
+        const { ratePerKey } = await readRatePerKey(client, taskQueue);
+        return { type: d.type, taskQueue, declared: d.limits!.ratePerKey!, ...(ratePerKey === undefined ? {} : { ratePerKey }) };
+      }),
+    ),
   ]);
   return {
     at: now.toISOString(),
@@ -85,5 +95,6 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
     queues,
     paused,
     limited,
+    rateLimited,
   };
 }

@@ -41,3 +41,16 @@ export async function taskQueueBacklog(client: Client, taskQueue: string): Promi
     }),
   );
 }
+
+/** The per-fairness-key rate limit the server holds for a queue's activity tasks, with who set it. */
+export async function readRatePerKey(client: Client, taskQueue: string): Promise<{ ratePerKey?: number; reason?: string }> {
+  const described = await client.workflowService.describeTaskQueue({
+    namespace: client.options.namespace,
+    taskQueue: { name: taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+    taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+    reportConfig: true,
+  });
+  const limit = described.config?.fairnessKeysRateLimitDefault;
+  const rps = limit?.rateLimit?.requestsPerSecond;
+  return { ratePerKey: typeof rps === 'number' ? Number(rps.toPrecision(6)) : undefined, reason: limit?.metadata?.reason ?? undefined };
+}

@@ -35,6 +35,7 @@ export const jobMetrics = {
   pausedJobs: metric('jobs_paused_jobs', 'gauge', 'Open jobs a paused job type holds: waiting because of the pause, not backlog (0 when not paused)'),
   limitRunning: metric('jobs_limit_running', 'gauge', 'Jobs holding a slot of their type\'s concurrency limit (limits.concurrencyPerKey), summed over keys'),
   limitWaiting: metric('jobs_limit_waiting', 'gauge', 'Jobs waiting for a slot of their type\'s concurrency limit: held by the limit, not backlog'),
+  ratePerKey: metric('jobs_rate_per_key', 'gauge', 'Activity starts per second per fairness key that the server allows on the job type\'s queue (limits.ratePerKey); 0 when the type declares none'),
   deadLetterSize: metric('jobs_dead_letter_queue_size', 'gauge', 'Entries waiting in the dead-letter queue of each job type'),
 } as const;
 

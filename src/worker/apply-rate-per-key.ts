@@ -2,6 +2,9 @@ import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { QueuePlan } from '../catalog/task-queues';
 import { describe } from '../shared/errors';
+import { readRatePerKey } from '../client/task-queue-stats';
+
+export { readRatePerKey };
 
 const { TaskQueueType } = temporal.api.enums.v1;
 
@@ -12,19 +15,6 @@ export const ratePerKeyReasonPrefix = 'durable-jobs limits.ratePerKey';
 interface RateLog {
   info(message: string, meta?: Record<string, unknown>): void;
   warn(message: string, meta?: Record<string, unknown>): void;
-}
-
-/** The per-fairness-key rate limit the server holds for a queue's activity tasks, with who set it. */
-export async function readRatePerKey(client: Client, taskQueue: string): Promise<{ ratePerKey?: number; reason?: string }> {
-  const described = await client.workflowService.describeTaskQueue({
-    namespace: client.options.namespace,
-    taskQueue: { name: taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-    taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
-    reportConfig: true,
-  });
-  const limit = described.config?.fairnessKeysRateLimitDefault;
-  const rps = limit?.rateLimit?.requestsPerSecond;
-  return { ratePerKey: typeof rps === 'number' ? Number(rps.toPrecision(6)) : undefined, reason: limit?.metadata?.reason ?? undefined };
 }
 
 /**

@@ -6,8 +6,9 @@ import type pino from 'pino';
 import { DeadLetterQueue } from '../client/dead-letters';
 import { JobPauses } from '../client/job-pauses';
 import { limitedTypes } from '../client/concurrency-limits';
-import { taskQueueBacklog } from '../client/task-queue-stats';
+import { readRatePerKey, taskQueueBacklog } from '../client/task-queue-stats';
 import type { Catalog } from '../catalog/catalog';
+import { taskQueueFor } from '../catalog/task-queues';
 import { jobMetrics, type JobMetric } from '../shared/job-metrics';
 import { describe } from '../shared/errors';
 import type { Config } from '../shared/config';
@@ -44,6 +45,9 @@ export function startQueueSampler(
       const pause = await pauses.get(type);
       return { type, pause, holding: pause ? await pauses.openJobs(type) : 0 };
     }));
+  const ratePerKey = gauge(jobMetrics.ratePerKey);
+  const ratedSample = () =>
+    Promise.all(catalog.definitions.map(async (d) => ({ type: d.type, rate: d.limits?.ratePerKey === undefined ? 0 : ((await readRatePerKey(client, taskQueueFor(config.taskQueue, d))).ratePerKey ?? 0) })));
   const limitRunning = gauge(jobMetrics.limitRunning);
   const limitWaiting = gauge(jobMetrics.limitWaiting);
   const limitedTypeNames = catalog.definitions.filter((d) => d.limits?.concurrencyPerKey !== undefined).map((d) => d.type);
@@ -59,14 +63,16 @@ export function startQueueSampler(
     // this signal: more listeners than Node's default of 10 is expected, not a leak.
     setMaxListeners(0, controller.signal);
     try {
-      const [queues, counts, pauseStates, limited] = await client.withAbortSignal(controller.signal, () =>
+      const [queues, counts, pauseStates, limited, rated] = await client.withAbortSignal(controller.signal, () =>
         Promise.all([
           Promise.all(taskQueues.map(async (q) => ({ q, sides: await taskQueueBacklog(client, q) }))),
           dlq.counts(),
           pauseSample(),
           limitedTypeNames.length > 0 ? limitedTypes(client, config.taskQueue) : Promise.resolve([]),
+          ratedSample(),
         ]),
       );
+      for (const { type, rate } of rated) ratePerKey.set(rate, { task_queue: config.taskQueue, job_type: type });
       // Every type gets both gauges (0 without a limit), as every type gets jobs_paused.
       for (const type of catalog.types) {
         const row = limited.find((l) => l.type === type);

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { formatStats } from '../../src/client/cli-stats';
 import { JobClient } from '../../src/client/job-client';
+import { jobStats } from '../../src/client/job-stats';
 import { limitsCatalog } from '../fixtures/limits/catalog';
 import type { AttemptLine } from '../fixtures/limits/jobs';
 import { peakOverlap, readAttemptLog } from '../fixtures/limits/overlap';
@@ -105,6 +107,12 @@ describe('concurrency per key: at most N jobs of a key run at once across worker
     assert.equal(waitingRecord!.status, 'running');
     assert.equal(waitingRecord!.attempts, 0, 'a job waiting for its slot has begun no attempt');
     assert.deepEqual({ key: waitingRecord!.limitWait!.key, limit: waitingRecord!.limitWait!.limit }, { key: 'initech', limit: 2 });
+    // jobctl stats tells the jobs waiting for a slot from backlog (visibility is a second or so behind).
+    await until('stats show the waiting jobs', async () => {
+      const limited = (await jobStats(client)).limited.find((l) => l.type === 'tenant-work');
+      return limited !== undefined && limited.limit === 2 && limited.running === 2 && limited.waiting >= 1 && limited.keys === 1;
+    }, 30_000);
+    assert.match(formatStats(await jobStats(client)), /limited tenant-work \(at most 2 at once per key\): 2 running, \d waiting for a slot over 1 key\(s\)/);
 
     // Kill the worker that runs an attempt (any of the three that does), mid-step.
     const victimLine = await (async () => {

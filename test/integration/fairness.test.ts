@@ -5,6 +5,7 @@ import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { JobClient, type EnqueueOptions, type EnqueueResult } from '../../src/client/job-client';
 import { taskQueueFor } from '../../src/catalog/task-queues';
 import { bundleJobWorkflows, createJobTestWorker } from '../../src/testing';
+import { jobStats } from '../../src/client/job-stats';
 import { readRatePerKey } from '../../src/worker/apply-rate-per-key';
 import { waitFor } from '../helpers/dlq';
 import { startDevServerEnv, uniqueId } from '../helpers/env';
@@ -113,6 +114,8 @@ describe('fairness between tenants and rate per key (real dev server)', function
     // Slots to spare: the rate is the only limit.
     const worker = await createJobTestWorker(env, bundle, { catalog: fairnessCatalog, taskQueue, activities: createTenantActivities(starts), limits: { concurrency: 20 } });
     assert.equal((await readRatePerKey(env.client, taskQueueFor(taskQueue, limitedTaskJob))).ratePerKey, limitedRatePerKey, 'the worker set the rate on the queue');
+    const rated = (await jobStats(jobs)).rateLimited.find((r) => r.type === 'limited-task');
+    assert.deepEqual(rated, { type: 'limited-task', taskQueue: taskQueueFor(taskQueue, limitedTaskJob), declared: limitedRatePerKey, ratePerKey: limitedRatePerKey }, 'jobctl stats shows the rate the server holds');
     const perKey = 110;
     await worker.runUntil(async () => {
       const [x, y] = await Promise.all([
