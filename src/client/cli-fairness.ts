@@ -39,6 +39,10 @@ export interface FlowControlView {
   fairness?: true;
   /** `limits.ratePerKey`: starts per second per fairness key. */
   ratePerKey?: number;
+  /** `limits.concurrencyPerKey`: jobs running at once per concurrency key. */
+  concurrencyPerKey?: number;
+  /** `queue.rateLimit`: activity attempts per second on the type's queue, over all workers. */
+  queueRateLimit?: number;
 }
 
 /** A type's {@link FlowControlView}: only what it declares. */
@@ -46,11 +50,18 @@ export function flowControlOf(definition: JobDefinition): FlowControlView {
   const view: FlowControlView = {};
   if (definition.fairness) view.fairness = true;
   if (definition.limits?.ratePerKey !== undefined) view.ratePerKey = definition.limits.ratePerKey;
+  if (definition.limits?.concurrencyPerKey !== undefined) view.concurrencyPerKey = definition.limits.concurrencyPerKey;
+  if (definition.queue?.rateLimit !== undefined) view.queueRateLimit = definition.queue.rateLimit;
   return view;
 }
 
 /** A {@link FlowControlView} as a suffix of a `jobctl types` line: ` (fair by key, at most 10/s per key)`, or nothing. */
 export function formatFlowControl(view: FlowControlView): string {
-  const parts = [view.fairness ? 'fair by key' : undefined, view.ratePerKey === undefined ? undefined : `at most ${view.ratePerKey}/s per key`].filter(Boolean);
+  const parts = [
+    view.fairness ? 'fair by key' : undefined,
+    view.ratePerKey === undefined ? undefined : `at most ${view.ratePerKey}/s per key`,
+    view.concurrencyPerKey === undefined ? undefined : `at most ${view.concurrencyPerKey} at once per key`,
+    view.queueRateLimit === undefined ? undefined : `at most ${view.queueRateLimit}/s on its queue`,
+  ].filter(Boolean);
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }

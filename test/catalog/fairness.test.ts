@@ -14,6 +14,7 @@ import { InvalidOptionError, InvalidPayloadError } from '../../src/shared/errors
 import { schedule } from '../../src/shared/retry';
 import { catalog as builtIn } from '../../src/jobs/catalog';
 import { fairnessCatalog } from '../fixtures/fairness/catalog';
+import { tenantWorkJob } from '../fixtures/limits/jobs';
 
 const run = { run: { retry: schedule('1s'), timeouts: { startToClose: '10s' } } };
 const plain = defineJob({ type: 'plain', workflowType: 'plainWorkflow', description: 'no fairness', presets: run, mainPreset: 'run' });
@@ -101,6 +102,8 @@ describe('fairness keys and weights', () => {
     rejects(() => parseFairnessFlags({ fairnessKey: '' }), UsageError, /--fairness-key: must be a non-empty string/);
     assert.equal(formatFlowControl(flowControlOf(fairnessCatalog.definition('limited-task')!)), ' (fair by key, at most 4/s per key)');
     assert.equal(formatFlowControl(flowControlOf(plain)), '');
+    assert.equal(formatFlowControl(flowControlOf(tenantWorkJob)), ' (at most 2 at once per key)');
+    assert.equal(formatFlowControl(flowControlOf({ ...tenantWorkJob, queue: { name: 'q', rateLimit: 10 } })), ' (at most 2 at once per key, at most 10/s on its queue)');
     const record = { id: 'j', type: 'tenant-task', payload: {}, status: 'running', attempts: 1, maxAttempts: 2, createdAt: '2026-01-01T00:00:00.000Z' } as const;
     assert.match(formatJobRecord({ ...record, fairness: { key: 'acme\u001b[2J', weight: 3 } }), /^fairness: {4}acme\\u001b\[2J \(weight 3\)$/m, 'status shows the key, escaped for the terminal');
     assert.doesNotMatch(formatJobRecord(record), /fairness/);
