@@ -109,11 +109,12 @@ describe(`soak: ${soakJobs} mixed jobs of 4 tenants (fairness keys) and ${limite
     // the jobs it held wait and then run, and the reconciliation below still holds exactly.
     const pause = (async () => {
       while (load.ids.filter(Boolean).length < plan.jobs.length / 2) await new Promise((r) => setTimeout(r, 200));
+      const enqueuedAtPause = load.ids.filter(Boolean).length;
       const paused = await untilDone(() => jobs.pauses.pause('process-payment', { reason: 'soak', by: 'soak', settleMs: 1000 }));
       await new Promise((r) => setTimeout(r, pauseFor * 1000));
       const held = await untilDone(() => jobs.pauses.openJobs('process-payment'));
       const resumed = await untilDone(() => jobs.pauses.resume('process-payment', { by: 'soak', settleMs: 1000 }));
-      return `paused process-payment for ${pauseFor}s at ${load.settled()} settled: ${paused.signalled} signalled at pause, ${held} open when resumed, ${resumed.signalled} released`;
+      return `paused process-payment for ${pauseFor}s from ${enqueuedAtPause} enqueued: ${paused.signalled} signalled at pause, ${held} open when resumed, ${resumed.signalled} released`;
     })();
     // Awaited after the load; a failure meanwhile must not be an unhandled rejection.
     pause.catch(() => undefined);
