@@ -26,8 +26,15 @@ export interface ConcurrencyLimitActivities {
   releaseConcurrencySlot(input: { limiterId: string; jobId: string }): Promise<void>;
 }
 
-/** Describes this many holders at once in {@link ConcurrencyLimitActivities.runningJobs}. */
-const describeBatch = 20;
+/** Calls to Temporal at once when the limiter tells or checks many jobs. */
+const batchSize = 20;
+
+/** `call` on each ID, {@link batchSize} at a time; the results in the IDs' order. */
+async function inBatches<T>(ids: string[], call: (id: string) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  for (let i = 0; i < ids.length; i += batchSize) results.push(...(await Promise.all(ids.slice(i, i + batchSize).map(call))));
+  return results;
+}
 
 /** The concurrency-limit activities, on the deployment's client and shared queue (where the limiters run). */
 export function createConcurrencyLimitActivities(deps: { client: Client; taskQueue: string }): ConcurrencyLimitActivities {
@@ -47,21 +54,16 @@ export function createConcurrencyLimitActivities(deps: { client: Client; taskQue
       return workflowId;
     },
     async tellSlotGranted(jobIds) {
-      const unreachable: string[] = [];
-      for (let i = 0; i < jobIds.length; i += describeBatch) {
-        const batch = jobIds.slice(i, i + describeBatch);
-        await Promise.all(
-          batch.map(async (id) => {
-            try {
-              await client.workflow.getHandle(id).signal(slotGrantedSignal);
-            } catch (err) {
-              if (!(err instanceof WorkflowNotFoundError)) throw err;
-              unreachable.push(id);
-            }
-          }),
-        );
-      }
-      return unreachable;
+      const told = await inBatches(jobIds, async (id) => {
+        try {
+          await client.workflow.getHandle(id).signal(slotGrantedSignal);
+          return true;
+        } catch (err) {
+          if (!(err instanceof WorkflowNotFoundError)) throw err;
+          return false;
+        }
+      });
+      return jobIds.filter((_, i) => !told[i]);
     },
     async releaseConcurrencySlot({ limiterId, jobId }) {
       try {
@@ -71,22 +73,15 @@ export function createConcurrencyLimitActivities(deps: { client: Client; taskQue
       }
     },
     async runningJobs(jobIds) {
-      const running: string[] = [];
-      for (let i = 0; i < jobIds.length; i += describeBatch) {
-        const batch = jobIds.slice(i, i + describeBatch);
-        const statuses = await Promise.all(
-          batch.map(async (id) => {
-            try {
-              return (await client.workflow.getHandle(id).describe()).status.name;
-            } catch (err) {
-              if (err instanceof WorkflowNotFoundError) return 'NOT_FOUND';
-              throw err;
-            }
-          }),
-        );
-        batch.forEach((id, j) => statuses[j] === 'RUNNING' && running.push(id));
-      }
-      return running;
+      const statuses = await inBatches(jobIds, async (id) => {
+        try {
+          return (await client.workflow.getHandle(id).describe()).status.name;
+        } catch (err) {
+          if (err instanceof WorkflowNotFoundError) return 'NOT_FOUND';
+          throw err;
+        }
+      });
+      return jobIds.filter((_, i) => statuses[i] === 'RUNNING');
     },
   };
 }
