@@ -68,6 +68,9 @@ export async function concurrencyLimiterWorkflow(input: ConcurrencyLimiterInput)
 
   let lastMemo = '';
   for (;;) {
+    // Cleared before the grants' activity, not after: a request or release that comes in while
+    // the grants are being told must wake the wait below, not sit until the holder check.
+    changed = false;
     const grants = [...regrant];
     regrant.clear();
     while (holders.size < limit && waiting.length > 0) {
@@ -79,7 +82,6 @@ export async function concurrencyLimiterWorkflow(input: ConcurrencyLimiterInput)
     const unreachable = grants.length > 0 ? await tellSlotGranted(grants) : [];
     for (const jobId of unreachable) holders.delete(jobId);
     if (unreachable.length > 0) continue;
-    changed = false;
     const memo = JSON.stringify(state());
     if (memo !== lastMemo) {
       upsertMemo({ [limiterMemoKey]: state() });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { JobClient } from '../../src/client/job-client';
-import { concurrencyLimiterId } from '../../src/catalog/concurrency-limit';
+import { concurrencyLimiterId, concurrencyLimiterWorkflowType } from '../../src/catalog/concurrency-limit';
 import { bundleJobWorkflows, createJobTestWorker, startTimeSkippingEnv } from '../../src/testing';
-import { limiterStateQuery } from '../../src/workflow/concurrency-signals';
+import { limiterStateQuery, slotRequestedSignal } from '../../src/workflow/concurrency-signals';
 import { limitsCatalog } from '../fixtures/limits/catalog';
 import type { TenantWork } from '../fixtures/limits/jobs';
 import { uniqueId } from '../helpers/env';
@@ -112,6 +112,51 @@ describe('the concurrency limiter of a key (time-skipping)', function () {
       // A failed check must not leave steps open: the worker would wait for them at shutdown.
       gated.releaseAll();
      }
+    });
+  });
+
+  it('grants a request that comes in while it is still telling the previous grant at once, not at the next holder check', async () => {
+    // The limiter alone, its two activities stubbed to isolate it: the first grant's activity
+    // is held open until b's request has reached the limiter.
+    const taskQueue = uniqueId('tq-limiter-alone');
+    const told: string[][] = [];
+    let letFirstTellEnd!: () => void;
+    const firstTellHeld = new Promise<void>((resolve) => (letFirstTellEnd = resolve));
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: bundle,
+      activities: {
+        tellSlotGranted: async (jobIds: string[]) => {
+          told.push(jobIds);
+          if (told.length === 1) await firstTellHeld;
+          return [];
+        },
+        runningJobs: async (jobIds: string[]) => jobIds,
+      },
+    });
+    const limiter = await env.client.workflow.signalWithStart(concurrencyLimiterWorkflowType, {
+      workflowId: uniqueId('limiter'),
+      taskQueue,
+      args: [{ jobType: 'tenant-work', key: 'acme', limit: 2 }],
+      signal: slotRequestedSignal,
+      signalArgs: [{ jobId: 'a', priority: 3, limit: 2 }],
+    });
+    await worker.runUntil(async () => {
+      try {
+        await until('a is being told', () => told.length === 1);
+        await limiter.signal(slotRequestedSignal, { jobId: 'b', priority: 3, limit: 2 });
+        await until('b waits', async () => (await limiter.query(limiterStateQuery)).waiting === 1);
+        letFirstTellEnd();
+        await until('b is told', () => told.length === 2, 45_000);
+        assert.deepEqual(told, [['a'], ['b']]);
+        // Before the fix b's grant came only after the 30 s holder check's timer fired.
+        const { events } = await limiter.fetchHistory();
+        assert.equal(events?.filter((e) => e.timerFiredEventAttributes).length, 0, 'no timer fired before b was granted');
+      } finally {
+        letFirstTellEnd();
+        await limiter.terminate('test done');
+      }
     });
   });
 });
