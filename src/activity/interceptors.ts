@@ -8,6 +8,7 @@ import type { Catalog } from '../catalog/catalog';
 import { ErrorType } from '../shared/errors';
 import { jobMetrics, stallErrorType, type JobMetric, type StallReason } from '../shared/job-metrics';
 import { stallReason } from '../shared/stall';
+import { pauseRetryIfTypePaused } from './pause-on-failure';
 
 /** How long an attempt waits, at most, to learn how its predecessor ended before it gets on with its work. */
 const diagnosisTimeoutMs = 2000;
@@ -17,14 +18,23 @@ const diagnosisTimeoutMs = 2000;
  * `interceptors.activity`. An attempt's job type comes from the catalog's map of workflow types,
  * built once; activities of other workflows (the DLQ's) run without them.
  */
-export function jobActivityInterceptors(catalog: Pick<Catalog, 'byWorkflowType'>): ActivityInterceptorsFactory {
+export function jobActivityInterceptors(catalog: Pick<Catalog, 'byWorkflowType'>, options: JobActivityInterceptorsOptions = {}): ActivityInterceptorsFactory {
   return (ctx) => {
     const jobType = catalog.byWorkflowType(ctx.info.workflowType ?? '')?.type;
-    return jobType ? attemptInterceptors(ctx, jobType) : {};
+    return jobType ? attemptInterceptors(ctx, jobType, options.taskQueue) : {};
   };
 }
 
-function attemptInterceptors(ctx: Context, jobType: string): ActivityInterceptors {
+/** Options of {@link jobActivityInterceptors}. */
+export interface JobActivityInterceptorsOptions {
+  /**
+   * The deployment's shared task queue, where its types' pauses are recorded: an attempt that fails
+   * while its type is paused is then not retried until the resume. @defaultValue unset (not checked)
+   */
+  taskQueue?: string;
+}
+
+function attemptInterceptors(ctx: Context, jobType: string, taskQueue: string | undefined): ActivityInterceptors {
   let previousAttempt: StallReason | undefined;
   const inbound: ActivityInboundCallsInterceptor = {
     async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
@@ -49,6 +59,7 @@ function attemptInterceptors(ctx: Context, jobType: string): ActivityInterceptor
         if (!(err instanceof CancelledFailure)) {
           count(ctx, jobMetrics.attemptFailed, jobType, { error_type: errorTypeOf(err) });
           if (isLastAttempt(ctx, err)) recordAttempts(ctx, jobType, 'failed');
+          else if (taskQueue !== undefined) await pauseRetryIfTypePaused(ctx, taskQueue, jobType);
         }
         throw err;
       }

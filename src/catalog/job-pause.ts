@@ -40,3 +40,12 @@ export function pauseRecordTaskQueue(taskQueue: string): string {
 
 /** How far off a record's first workflow task is: never, for any practical purpose. */
 export const pauseRecordStartDelay = '36500d';
+
+/**
+ * The reason a pause gives the Temporal activities it pauses (a step waiting out a server-side
+ * retry delay, or failing while its type is paused): the resume unpauses only activities paused
+ * with it, never one an operator paused by hand. A stored contract.
+ */
+export function activityPauseReason(type: string): string {
+  return `durable-jobs: job type ${type} is paused`;
+}

@@ -16,7 +16,7 @@ export function addPauseCommands(program: Command): void {
       const result = await withClient((c) => c.pauses.pause(type, { reason: opts.reason, by }), 'required', 'pause');
       if (opts.json) console.log(JSON.stringify(result));
       else if (result.alreadyPaused) console.log(`${type} was already paused since ${result.pause.since}${result.pause.by ? ` by ${result.pause.by}` : ''}; told its open jobs again (${result.signalled})`);
-      else console.log(`paused ${type}; ${result.signalled} open job(s) told; resume with: jobctl resume ${type}`);
+      else console.log(`paused ${type}; ${result.signalled} open job(s) told${schedulesLine(result.schedules, 'wait')}; resume with: jobctl resume ${type}`);
     });
 
   program
@@ -29,7 +29,13 @@ export function addPauseCommands(program: Command): void {
       const by = jobctlUser();
       const result = await withClient((c) => c.pauses.resume(type, { reason: opts.reason, by }), 'optional');
       if (opts.json) console.log(JSON.stringify(result));
-      else if (result.wasPaused) console.log(`resumed ${type} (paused since ${result.wasPaused.since}); ${result.signalled} open job(s) released`);
+      else if (result.wasPaused) console.log(`resumed ${type} (paused since ${result.wasPaused.since}); ${result.signalled} open job(s) released${schedulesLine(result.schedules, 'run')}`);
       else console.log(`${type} was not paused; told its open jobs again (${result.signalled})`);
     });
+}
+
+/** How many of the type's schedules a pause or resume changed, when any. */
+function schedulesLine(count: number, runs: 'wait' | 'run'): string {
+  if (count === 0) return '';
+  return `; ${count} schedule(s) keep firing, their runs ${runs === 'wait' ? 'wait too' : 'run again'}`;
 }

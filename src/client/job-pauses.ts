@@ -7,6 +7,7 @@ import { readJobPause } from '../catalog/read-pause';
 import { InvalidOptionError, UnknownJobTypeError } from '../shared/errors';
 import { quoteQueryValue } from './job-list';
 import { openJobsQuery, sweepOpenJobs } from './pause-sweep';
+import { markSchedulesPaused } from './schedule-pause';
 
 export type { JobPause };
 
@@ -39,6 +40,8 @@ export interface PauseResult {
   alreadyPaused: boolean;
   /** Open jobs told of the pause (by either sweep). */
   signalled: number;
+  /** The type's schedules whose runs now start knowing the pause (they keep firing; their runs wait). */
+  schedules: number;
 }
 
 /** What {@link JobPauses.resume} did. */
@@ -48,6 +51,8 @@ export interface ResumeResult {
   wasPaused?: JobPause;
   /** Open jobs told of the resume (by either sweep). */
   signalled: number;
+  /** The type's schedules whose runs start unpaused again. */
+  schedules: number;
 }
 
 /** A paused type, as {@link JobPauses.list} reports it. */
@@ -106,11 +111,16 @@ export class JobPauses {
     }
     this.cache.delete(type);
     const told = new Set<string>();
+    let schedules = await markSchedulesPaused(this.client, this.taskQueue, type, pause);
     let signalled = await sweepOpenJobs(this.client, type, queues, pause, told);
     await sleep(options.settleMs ?? 3000);
-    // Resumed meanwhile: the resume's own sweeps have the last word.
-    if (await this.get(type)) signalled += await sweepOpenJobs(this.client, type, queues, pause, told);
-    return { type, pause, alreadyPaused, signalled };
+    // Resumed meanwhile: the resume's own sweeps have the last word. The second round reaches the
+    // jobs and the schedules the visibility store did not list yet.
+    if (await this.get(type)) {
+      schedules += await markSchedulesPaused(this.client, this.taskQueue, type, pause);
+      signalled += await sweepOpenJobs(this.client, type, queues, pause, told);
+    }
+    return { type, pause, alreadyPaused, signalled, schedules };
   }
 
   /** Resumes a type: ends its pause record, then tells its open jobs, oldest first. Resuming a type that is not paused tells its jobs again and changes nothing else. */
@@ -132,10 +142,14 @@ export class JobPauses {
     this.cache.delete(type);
     const queues = this.queuesOf(type);
     const told = new Set<string>();
+    let schedules = await markSchedulesPaused(this.client, this.taskQueue, type, undefined);
     let signalled = await sweepOpenJobs(this.client, type, queues, undefined, told);
     await sleep(options.settleMs ?? 3000);
-    if (!(await this.get(type))) signalled += await sweepOpenJobs(this.client, type, queues, undefined, told);
-    return { type, wasPaused, signalled };
+    if (!(await this.get(type))) {
+      schedules += await markSchedulesPaused(this.client, this.taskQueue, type, undefined);
+      signalled += await sweepOpenJobs(this.client, type, queues, undefined, told);
+    }
+    return { type, wasPaused, signalled, schedules };
   }
 
   /** The type's pause, if it is paused: read from its record (strongly consistent, no worker needed). */

@@ -4,6 +4,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { jobPausedSignalName, jobResumedSignalName, type JobPause } from '../catalog/job-pause';
 import { quoteQueryValue } from './job-list';
+import { setJobActivitiesPaused } from './pause-activities';
 
 /** Signals sent at once during a sweep. */
 const sweepConcurrency = 16;
@@ -19,7 +20,8 @@ export function openJobsQuery(type: string, taskQueues: readonly string[] | unde
  * does not hold yet, adds each it reached to `reached`, and returns how many. A job that closed
  * meanwhile is skipped. Signals are idempotent for the job: a second pause signal only updates
  * what it reports (but a signal that lands as a job completes costs it a workflow task, so a second
- * sweep skips the jobs the first one reached).
+ * sweep skips the jobs the first one reached). Each job's activities that are scheduled but not
+ * running are paused with it, and unpaused with the resume (pause-activities.ts).
  */
 export async function sweepOpenJobs(client: Client, type: string, taskQueues: readonly string[] | undefined, pause: JobPause | undefined, done: Set<string> = new Set()): Promise<number> {
   const open = new Map<string, number>();
@@ -36,6 +38,8 @@ export async function sweepOpenJobs(client: Client, type: string, taskQueues: re
     try {
       if (pause) await handle.signal(jobPausedSignalName, pause);
       else await handle.signal(jobResumedSignalName);
+      // After the signal: from then on the job schedules no step, so what is scheduled now is all there is to hold.
+      await setJobActivitiesPaused(client, id, type, pause !== undefined);
       reached += 1;
       done.add(id);
     } catch (err) {

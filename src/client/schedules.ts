@@ -10,6 +10,8 @@ import type { JobDefinition } from '../catalog/define-job';
 import { InvalidOptionError, ScheduleExistsError, ScheduleNotFoundError, type FieldIssue } from '../shared/errors';
 import { jobIdPattern, maxJobIdLength } from '../shared/limits';
 import { jobStartOptions } from '../catalog/start-job';
+import { jobPauseMemoKey } from '../catalog/job-pause';
+import { readJobPause } from '../catalog/read-pause';
 import { jobFairness } from '../catalog/fairness';
 import { validateOptions, validatePayload } from '../catalog/validate';
 
@@ -116,6 +118,9 @@ export class JobSchedules<S extends PayloadSchemas = PayloadSchemas> {
     const { id, every, priority } = validateScheduleOptions(definition, options);
     const fairness = jobFairness(definition, parsed, options);
     const { workflowType, priority: jobPriority, ...start } = jobStartOptions({ definition, payload: parsed, taskQueue: this.taskQueue, priority, fairness });
+    // Created while its type is paused: its runs start knowing it, as those of the type's other schedules do.
+    const paused = await readJobPause(this.temporal, this.taskQueue, type);
+    if (paused) start.memo = { ...start.memo, [jobPauseMemoKey]: paused };
     const memo: ScheduleMemo = { type, taskQueue: this.taskQueue, cron: options.cron, every: options.every === undefined ? undefined : String(options.every), priority };
     // The SDK sends an action's priority but its type omits the field (1.24).
     const action = { type: 'startWorkflow', workflowType, workflowId: id, ...start, priority: jobPriority } as ScheduleOptionsStartWorkflowAction<never> & { priority?: Priority };

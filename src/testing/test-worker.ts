@@ -62,7 +62,7 @@ export async function createJobTestWorker(env: TestWorkflowEnvironment, bundle: 
         workflowBundle: bundle,
         activities: all,
         dataConverter,
-        interceptors: { activity: [jobActivityInterceptors(catalog)] },
+        interceptors: { activity: [jobActivityInterceptors(catalog, { taskQueue })] },
         ...(limits ? queueWorkerOptions(plan, limits) : { taskQueue: plan.taskQueue }),
       }),
     ),

@@ -160,7 +160,7 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
           workflowBundle,
           dataConverter,
           activities,
-          interceptors: { activity: [jobActivityInterceptors(options.catalog)] },
+          interceptors: { activity: [jobActivityInterceptors(options.catalog, { taskQueue: config.taskQueue })] },
           // Cache and eager-dispatch settings, measured by `npm run bench` (docs/performance.md).
           ...workerTuning,
           ...queueWorkerOptions(plan, options),

@@ -120,6 +120,72 @@ describe('jobctl pause / resume on a real server', function () {
     assert.equal(localAttempts(await history(id)), 3);
   });
 
+  // A regular activity's retries are scheduled by the server, not the workflow: the pause holds
+  // them with Temporal's activity pause (src/client/pause-activities.ts, src/activity/pause-on-failure.ts).
+  const pausedActivities = async (id: string) => ((await jobs!.temporal.workflow.getHandle(id).describe()).raw.pendingActivities ?? []).filter((a) => a.paused);
+
+  it('a regular activity waiting out a server-side retry delay starts no attempt while paused, and keeps its attempt number', async () => {
+    // send-email's schedule: attempt 2 after 1 s, attempt 3 after 5 s. Attempts 1 and 2 are refused.
+    smtp = await startSmtpServer((attempt) => (attempt <= 2 ? { code: 451, message: 'try again later' } : undefined));
+    const { worker } = await setup({ SMTP_URL: smtp.url });
+    await worker();
+    const payload = { to: 'ada@example.com', subject: 'Retried', body: 'After the pause', userId: 'u-pause-retry' };
+    const { id, handle } = await jobs!.enqueue('send-email', payload, { id: uniqueId('backoff') });
+    await until('attempt 2 was refused', () => smtp!.attempts() === 2, 30_000);
+    await jobs!.pauses.pause('send-email', { settleMs: 0 });
+    assert.equal((await pausedActivities(id)).length, 1, 'the step waiting to be retried is paused on the server');
+    await new Promise((r) => setTimeout(r, 8000));
+    assert.equal(smtp.attempts(), 2, 'attempt 3 did not start while paused (it was due 5 s after attempt 2)');
+    assert.equal((await jobs!.get(id)).attempts, 2);
+    await jobs!.pauses.resume('send-email', { settleMs: 0 });
+    await handle.result();
+    assert.equal(smtp.attempts(), 3, 'then attempt 3 ran, as the third');
+    assert.equal(smtp.received.length, 1);
+    assert.equal((await pausedActivities(id)).length, 0);
+  });
+
+  it('an attempt that was running when its type was paused and then fails is not retried until the resume', async () => {
+    // Attempt 1 is held in its SMTP transaction for 3 s, then refused; attempt 2 would follow 1 s later.
+    smtp = await startSmtpServer((attempt) => (attempt === 1 ? { code: 451, message: 'try again later' } : undefined), { holdData: (attempt) => (attempt === 1 ? 3000 : undefined) });
+    const { worker } = await setup({ SMTP_URL: smtp.url });
+    await worker();
+    const payload = { to: 'ada@example.com', subject: 'Running', body: 'Fails while paused', userId: 'u-pause-running' };
+    const { id, handle } = await jobs!.enqueue('send-email', payload, { id: uniqueId('running-fails') });
+    await until('attempt 1 is in its SMTP transaction', () => smtp!.holding() === 1);
+    await jobs!.pauses.pause('send-email', { settleMs: 0 });
+    await until('attempt 1 was refused and its activity paused', async () => (await pausedActivities(id)).length === 1, 15_000);
+    await new Promise((r) => setTimeout(r, 6000));
+    assert.equal(smtp.attempts(), 1, 'no second attempt while paused');
+    await jobs!.pauses.resume('send-email', { settleMs: 0 });
+    await handle.result();
+    assert.equal(smtp.attempts(), 2);
+    assert.equal(smtp.received.length, 1);
+  });
+
+  it("a schedule's runs while its type is paused are accepted and wait, a schedule created during the pause too; all run after the resume", async () => {
+    const { worker } = await setup();
+    await worker();
+    const before = (await jobs!.schedules.create('noop', {}, { id: uniqueId('sched-before'), every: '2s' })).id;
+    const paused = await jobs!.pauses.pause('noop', { settleMs: 500 });
+    assert.equal(paused.schedules, 1, 'the schedule was told');
+    const during = (await jobs!.schedules.create('noop', {}, { id: uniqueId('sched-during'), every: '2s' })).id;
+    const runsOf = async (scheduleId: string) => (await jobs!.schedules.get(scheduleId)).recentJobs;
+    await until('both schedules started a run', async () => (await runsOf(before)).length > 0 && (await runsOf(during)).length > 0, 20_000);
+    await new Promise((r) => setTimeout(r, 3000));
+    const held = [...(await runsOf(before)), ...(await runsOf(during))];
+    for (const run of held) {
+      assert.equal(localAttempts(await history(run)), 0, `${run} started no attempt while paused`);
+      assert.deepEqual((await jobs!.get(run)).paused, paused.pause, `${run} shows the pause`);
+    }
+    await jobs!.schedules.pause(before);
+    await jobs!.schedules.pause(during);
+    const resumed = await jobs!.pauses.resume('noop', { settleMs: 500 });
+    assert.equal(resumed.schedules, 2);
+    for (const run of held) assert.deepEqual(await jobs!.result(run), { attempt: 1 }, `${run} ran once after the resume`);
+    await jobs!.schedules.delete(before);
+    await jobs!.schedules.delete(during);
+  });
+
   it('a job that never met a pause records no pause-gate marker and no signal; the figures of both', async () => {
     const { worker } = await setup();
     await worker();
