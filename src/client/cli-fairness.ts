@@ -25,7 +25,8 @@ export function parseFairnessFlags(flags: FairnessFlags): FairnessOptions {
     options.fairnessKey = flags.fairnessKey;
   }
   if (flags.fairnessWeight !== undefined) {
-    const weight = /^\s*$/.test(flags.fairnessWeight) ? Number.NaN : Number(flags.fairnessWeight);
+    // A decimal number only: Number() would also take "0x10", "1e3 " or "Infinity".
+    const weight = /^(\d+\.?\d*|\.\d+)$/.test(flags.fairnessWeight) ? Number(flags.fairnessWeight) : Number.NaN;
     const problem = fairnessWeightProblem(weight);
     if (problem) throw new UsageError(`--fairness-weight: ${problem.replace(/got .*$/, `got ${JSON.stringify(flags.fairnessWeight)}`)}`);
     options.fairnessWeight = weight;

@@ -99,6 +99,8 @@ describe('fairness keys and weights', () => {
     assert.deepEqual(parseFairnessFlags({ fairnessKey: 'acme', fairnessWeight: '2.5' }), { fairnessKey: 'acme', fairnessWeight: 2.5 });
     rejects(() => parseFairnessFlags({ fairnessWeight: 'heavy' }), UsageError, /^jobs:usage: --fairness-weight: must be a number from 0\.001 to 1000 \(Temporal's range\), got "heavy"$/);
     rejects(() => parseFairnessFlags({ fairnessWeight: '' }), UsageError, /--fairness-weight: must be a number/);
+    for (const notDecimal of ['0x10', 'Infinity', '1e2', ' 3', '-1']) rejects(() => parseFairnessFlags({ fairnessWeight: notDecimal }), UsageError, /--fairness-weight: must be a number/);
+    assert.deepEqual(parseFairnessFlags({ fairnessWeight: '.5' }), { fairnessWeight: 0.5 });
     rejects(() => parseFairnessFlags({ fairnessKey: '' }), UsageError, /--fairness-key: must be a non-empty string/);
     assert.equal(formatFlowControl(flowControlOf(fairnessCatalog.definition('limited-task')!)), ' (fair by key, at most 4/s per key)');
     assert.equal(formatFlowControl(flowControlOf(plain)), '');
