@@ -64,6 +64,15 @@ async function main(): Promise<void> {
       console.log(`  ${name.padEnd(36)} median ${s.median.toFixed(0).padStart(5)}   range ${s.min.toFixed(0)}–${s.max.toFixed(0)}`);
     }
     if (bulk > 0) {
+      // The server's own start rate at the same concurrency: plain workflow starts, no validation, no pause check.
+      let next = 0;
+      const plainStarted = Date.now();
+      const plainStart = async () => {
+        while (next < bulk) await client.temporal.workflow.start('benchPlainWorkflow', { taskQueue: 'bench-cli-plain', workflowId: `bench-plain-${next++}`, args: [{}] });
+      };
+      await Promise.all(Array.from({ length: 32 }, plainStart));
+      const plainSeconds = (Date.now() - plainStarted) / 1000;
+      console.log(`server start rate: ${bulk} plain workflow starts in ${plainSeconds.toFixed(1)} s, ${(bulk / plainSeconds).toFixed(0)} starts/s (concurrency 32)`);
       const items = Array.from({ length: bulk }, (_, i) => ({ payload: {}, id: `bench-bulk-${i}` }));
       const started = Date.now();
       const result = await client.enqueueMany('noop', items);

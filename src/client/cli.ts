@@ -21,21 +21,28 @@ function isBadInput(err: unknown): boolean {
 
 type AddCommands = (program: Command) => void;
 
+/**
+ * Loads a command's module as it runs. `require`, not `import()`: the module then shares the one
+ * module cache with the rest of jobctl (and its error classes), under tsx as under node.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const load = <M>(id: string): M => require(id) as M;
+
 /** Each top-level command and the module that adds it, in the order help lists them. */
-const commandTable: [names: string[], load: () => Promise<AddCommands>][] = [
-  [['enqueue'], async () => (await import('./cli-enqueue.js')).addEnqueueCommand],
-  [['status'], async () => (await import('./cli-jobs.js')).addStatusCommand],
-  [['result'], async () => (await import('./cli-jobs.js')).addResultCommand],
-  [['cancel'], async () => (await import('./cli-jobs.js')).addCancelCommand],
-  [['list'], async () => (await import('./cli-jobs.js')).addListCommand],
-  [['dlq'], async () => (await import('./cli-dlq.js')).addDeadLetterCommands],
-  [['stats'], async () => (await import('./cli-stats.js')).addStatsCommand],
-  [['pause', 'resume'], async () => (await import('./cli-pause.js')).addPauseCommands],
-  [['codec-server', 'keygen'], async () => (await import('./cli-codec.js')).addCodecCommands],
-  [['console', 'hash-password'], async () => (await import('./cli-console.js')).addConsoleCommand],
-  [['schedule'], async () => (await import('./cli-schedule.js')).addScheduleCommands],
-  [['doctor'], async () => (await import('./cli-doctor.js')).addDoctorCommand],
-  [['types'], async () => (await import('./cli-jobs.js')).addTypesCommand],
+const commandTable: [names: string[], add: () => AddCommands][] = [
+  [['enqueue'], () => load<typeof import('./cli-enqueue')>('./cli-enqueue').addEnqueueCommand],
+  [['status'], () => load<typeof import('./cli-jobs')>('./cli-jobs').addStatusCommand],
+  [['result'], () => load<typeof import('./cli-jobs')>('./cli-jobs').addResultCommand],
+  [['cancel'], () => load<typeof import('./cli-jobs')>('./cli-jobs').addCancelCommand],
+  [['list'], () => load<typeof import('./cli-jobs')>('./cli-jobs').addListCommand],
+  [['dlq'], () => load<typeof import('./cli-dlq')>('./cli-dlq').addDeadLetterCommands],
+  [['stats'], () => load<typeof import('./cli-stats')>('./cli-stats').addStatsCommand],
+  [['pause', 'resume'], () => load<typeof import('./cli-pause')>('./cli-pause').addPauseCommands],
+  [['codec-server', 'keygen'], () => load<typeof import('./cli-codec')>('./cli-codec').addCodecCommands],
+  [['console', 'hash-password'], () => load<typeof import('./cli-console')>('./cli-console').addConsoleCommand],
+  [['schedule'], () => load<typeof import('./cli-schedule')>('./cli-schedule').addScheduleCommands],
+  [['doctor'], () => load<typeof import('./cli-doctor')>('./cli-doctor').addDoctorCommand],
+  [['types'], () => load<typeof import('./cli-jobs')>('./cli-jobs').addTypesCommand],
 ];
 
 /** The command `argv` names: its first word that is not an option (nor `--catalog`'s value). */
@@ -49,7 +56,7 @@ function commandName(argv: string[]): string | undefined {
 }
 
 /** jobctl with the command `argv` runs, or every command (for help, or a name that is none). */
-async function buildProgram(argv: string[]): Promise<Command> {
+function buildProgram(argv: string[]): Command {
   const program = new Command('jobctl')
     .description('Enqueue and inspect durable-jobs jobs. Connects to TEMPORAL_ADDRESS (default 127.0.0.1:7233).')
     .option('--catalog <module>', 'the module exporting your job types (defineCatalog); default DURABLE_JOBS_CATALOG, else package.json "durable-jobs".catalog. Only enqueue, schedule create, dlq redrive --patch and types need it')
@@ -58,14 +65,14 @@ async function buildProgram(argv: string[]): Promise<Command> {
     .hook('preAction', (root) => setCatalogFlag(root.opts<{ catalog?: string }>().catalog));
   const name = commandName(argv);
   const only = commandTable.find(([names]) => name !== undefined && names.includes(name));
-  for (const [, load] of only ? [only] : commandTable) (await load())(program);
+  for (const [, add] of only ? [only] : commandTable) add()(program);
   return program;
 }
 
 /** Runs jobctl with `argv` (as in process.argv) and resolves to its exit code. */
 export async function main(argv: string[]): Promise<number> {
   try {
-    await (await buildProgram(argv)).parseAsync(argv);
+    await buildProgram(argv).parseAsync(argv);
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
