@@ -85,7 +85,8 @@ async function enqueueFile(type: string, payloadJson: string | undefined, opts: 
         ...options,
         onOutcome: (o) => {
           progress.tick(o.outcome === 'failed' || o.outcome === 'conflict');
-          if (!opts.json && o.outcome !== 'started') progress.print(`${o.label}: ${o.id}: ${o.outcome}${o.error ? ` (${o.error})` : ''}`);
+          // Text names the lines that need a look; --json gives every line's outcome.
+          if (!opts.json && (o.outcome === 'conflict' || o.outcome === 'failed')) progress.print(`${o.label}: ${o.id}: ${o.outcome}${o.error ? ` (${o.error})` : ''}`);
         },
       }),
     'required',
