@@ -29,12 +29,14 @@ export function addResultCommand(program: Command): void {
     .command('result')
     .description("Wait for a job to finish and print its result as JSON; exits 1 if the job failed")
     .argument('<id>', 'job ID')
-    .option('--timeout <duration>', 'give up waiting after this long (e.g. 30s, 5m), exit 1; the job goes on')
+    .option('--timeout <duration>', 'give up waiting after this long (e.g. 30s, 5m), exit 1; the job goes on; 0: do not wait, exit 1 at once if it has not finished')
     .action(async (id: string, opts: { timeout?: string }) => {
-      const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout, '--timeout');
+      const timeoutMs = opts.timeout === undefined ? undefined : opts.timeout === '0' ? 0 : parseDuration(opts.timeout, '--timeout');
       const result = await withClient(async (client) => {
         try {
+          if (timeoutMs === 0 && (await client.isRunning(id))) throw new JobFailedError(`job ${id} has not finished; it goes on (jobctl status ${id})`);
           const waiting = client.result(id);
+          if (timeoutMs === 0) return await waiting;
           if (timeoutMs === undefined) return await waiting;
           let timer: NodeJS.Timeout | undefined;
           const timedOut = new Promise<never>((_, reject) => {

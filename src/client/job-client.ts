@@ -248,6 +248,11 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
     return this.notFoundAs(id, async () => (await readCreatedAt(this.temporal, id)).toISOString());
   }
 
+  /** Whether a job is still running (its latest run), read with one call. Throws {@link JobNotFoundError} for an unknown ID. */
+  async isRunning(id: string): Promise<boolean> {
+    return this.notFoundAs(id, async () => (await this.temporal.workflow.getHandle(id).describe()).status.name === 'RUNNING');
+  }
+
   /** Waits for a job to finish and returns its result; throws its failure if it failed. */
   async result(id: string): Promise<unknown> {
     return this.notFoundAs(id, () => this.temporal.workflow.getHandle(id).result());
