@@ -9,6 +9,7 @@ import { openJobsDatabase } from './cli-database';
 import { formatRedrivePlan, formatTable } from './format';
 import type { JobClient } from './job-client';
 import { readRedrivePlan } from './redrive-plan';
+import { startProgress } from './progress';
 
 interface BulkFlags {
   type?: string;
@@ -45,33 +46,36 @@ async function report<O extends { id: string; error?: string; dryRun?: boolean }
   opts: BulkFlags,
   line: (o: O) => string,
   dryRow: (o: O) => Record<string, string>,
+  total?: number,
 ): Promise<void> {
   let done = 0;
   let failed = 0;
   let firstError: string | undefined;
   let rows: Record<string, string>[] = [];
   const started = Date.now();
-  let lastProgress = started;
+  // Done, failed, rate and time left: a bar on a terminal, a line every 5 s otherwise.
+  const progress = opts.dryRun ? undefined : startProgress({ label: verb.base, total });
   const flushRows = () => {
     if (rows.length > 0) console.log(formatTable(rows, Object.keys(rows[0]!)));
     rows = [];
   };
   if (opts.json) process.stdout.write('[');
-  for await (const o of outcomes) {
-    if (opts.json) process.stdout.write(`${done === 0 ? '\n' : ',\n'}${JSON.stringify(o)}`);
-    else if (o.dryRun) {
-      rows.push(dryRow(o));
-      if (rows.length >= tableChunk) flushRows();
-    } else console.log(line(o));
-    done += 1;
-    if (o.error) {
-      failed += 1;
-      firstError ??= o.error;
+  try {
+    for await (const o of outcomes) {
+      if (opts.json) process.stdout.write(`${done === 0 ? '\n' : ',\n'}${JSON.stringify(o)}`);
+      else if (o.dryRun) {
+        rows.push(dryRow(o));
+        if (rows.length >= tableChunk) flushRows();
+      } else (progress?.print ?? console.log)(line(o));
+      done += 1;
+      if (o.error) {
+        failed += 1;
+        firstError ??= o.error;
+      }
+      progress?.tick(o.error !== undefined);
     }
-    if (!o.dryRun && Date.now() - lastProgress >= 5000) {
-      lastProgress = Date.now();
-      console.error(`jobctl: ${done} ${verb.past} so far (${(done / ((lastProgress - started) / 1000)).toFixed(1)}/s), ${failed} failed`);
-    }
+  } finally {
+    progress?.stop();
   }
   if (opts.json) console.log(done === 0 ? ']' : '\n]');
   else if (opts.dryRun) {
@@ -80,6 +84,18 @@ async function report<O extends { id: string; error?: string; dryRun?: boolean }
   }
   if (!opts.dryRun) console.error(`jobctl: ${done - failed} ${verb.past}, ${failed} failed, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (failed > 0) throw new BulkFailedError(`${failed} of ${done} ${verb.base}(s) failed; first: ${firstError}`);
+}
+
+/** How many dead-lettered entries the selection holds, for the progress's time left; unknown if the count cannot be read. */
+async function selectedTotal(c: JobClient, selected: DeadLetterSelection): Promise<number | undefined> {
+  try {
+    if (selected.id !== undefined) return 1;
+    if (selected.fingerprint !== undefined) return (await c.deadLetters.groups(selected.type)).filter((g) => g.fingerprint === selected.fingerprint).reduce((n, g) => n + g.count, 0);
+    const counts = await c.deadLetters.counts();
+    return Object.entries(counts).reduce((n, [type, byStatus]) => (selected.type === undefined || type === selected.type ? n + byStatus['dead-lettered'] : n), 0);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Jobs of a dry run whose step plan is printed. */
@@ -136,6 +152,7 @@ export function addBulkCommands(dlq: Command): void {
           opts,
           (o) => (o.error ? `${o.id}: not redriven: ${o.error}` : `${o.id}: redriven (run ${o.runId})`),
           (o) => ({ id: o.id, type: o.type, wouldStartWith: JSON.stringify(o.payload) }),
+          opts.dryRun ? undefined : await selectedTotal(c, selected),
         );
         if (opts.dryRun && !opts.json) await printStepPlans(c, selected);
       }, catalogNeed, 'dlq redrive --patch');
@@ -169,6 +186,7 @@ export function addBulkCommands(dlq: Command): void {
           opts,
           (o) => (o.error ? `${o.id}: not discarded: ${o.error}` : `${o.id}: discarded`),
           (o) => ({ id: o.id, type: o.type }),
+          opts.dryRun ? undefined : await selectedTotal(c, selected),
         );
       });
     });

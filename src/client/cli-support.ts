@@ -1,23 +1,12 @@
 import os from 'node:os';
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '../shared/sdk-internals';
-import { ErrorType, JobsError, describe } from '../shared/errors';
+import { describe } from '../shared/errors';
+import { UsageError } from './cli-errors';
 import { projectCatalog, type CatalogNeed } from './cli-catalog';
 import { JobClient } from './job-client';
 
-/** Bad input: the user can fix the command line (exit 2). jobctl prints its {@link JobsError.detail}, worded for the command line. */
-export class UsageError extends JobsError {
-  constructor(detail: string, options?: { cause?: unknown }) {
-    super(ErrorType.Usage, detail, options);
-  }
-}
-
-/** The job itself failed, or did not finish in time; not an input or connection problem, but still exit 1. jobctl prints its detail. */
-export class JobFailedError extends JobsError {
-  constructor(detail: string, options?: { cause?: unknown }) {
-    super(ErrorType.JobFailed, detail, options);
-  }
-}
+export { JobFailedError, UsageError } from './cli-errors';
 
 /** Largest payload argument read from standard input, in bytes: well past the payload limit, so the limit's own error names it. */
 const maxStdinBytes = 4 * 1024 * 1024;

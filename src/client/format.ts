@@ -30,6 +30,7 @@ export function formatJobRecord(record: JobRecord): string {
     ['waiting', record.limitWait ? `for a slot since ${record.limitWait.since}: at most ${record.limitWait.limit} run at once for ${JSON.stringify(record.limitWait.key)} (concurrency limit)` : undefined],
     ['paused', record.paused ? `since ${record.paused.since}${record.paused.by ? ` by ${record.paused.by}` : ''}${record.paused.reason ? ` (${record.paused.reason})` : ''}: no attempt starts until jobctl resume ${record.type}` : undefined],
     ['debounce', record.debounce ? formatDebounce(record.debounce) : undefined],
+    ['workers', record.workersNotAnswering ? 'not answering: no worker answered the state query within 1 s, so step and progress are not shown; the rest is what the server holds' : undefined],
     ['createdAt', record.createdAt],
     ['processedAt', record.processedAt],
     ['failedAt', record.failedAt],

@@ -23,12 +23,19 @@ import { prepareJob, type PreparedJob } from '../catalog/prepare-job';
 import type { DebounceOptions, DedupeOptions } from '../catalog/window-options';
 import { enqueueDebounced, pendingDebouncedRecord } from './debounce';
 import { enqueueDeduped } from './dedupe';
+import { prepareMany, startMany, type EnqueueManyItem, type EnqueueManyOptions, type EnqueueManyResult } from './enqueue-many';
 
 /** gRPC status NOT_FOUND: the workflow vanished between two calls (e.g. retention expired). */
 const GRPC_NOT_FOUND = 5;
 
-/** How long `get` waits for a running job to answer its state query before reporting without it. */
-const stateQueryTimeoutMs = 3000;
+/**
+ * How long `get` waits for a running job to answer its state query before reporting without it
+ * (the record then says the workers are not answering): a status with no worker up answers in about this.
+ */
+export const stateQueryTimeoutMs = 1000;
+
+/** What {@link JobClient.jobState} gives when no worker answered the query in time. */
+const unansweredState = Symbol('unanswered');
 
 /** Options of {@link JobClient.enqueue}. */
 export interface EnqueueOptions {
@@ -163,6 +170,18 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
   }
 
   /**
+   * Validates every item, then starts them with bounded concurrency; the result says per item
+   * started, existed, conflict (or invalid, with `skipInvalid`). Nothing starts if any item is
+   * invalid: {@link InvalidItemsError} names them all. Idempotent by ID: run again after an
+   * interruption, it starts only the items that are missing.
+   */
+  async enqueueMany<T extends keyof S & string>(type: T, items: readonly EnqueueManyItem<z.input<S[T]>>[], options: EnqueueManyOptions = {}): Promise<EnqueueManyResult> {
+    const { catalog } = this.config;
+    if (!catalog) throw new NoCatalogError('enqueueMany');
+    return startMany((job) => this.start(job), type, prepareMany(catalog, type, items, options), options);
+  }
+
+  /**
    * Starts a job that {@link prepareJob} validated (jobctl validates before it connects): what
    * `enqueue` does after its checks. Idempotent like `enqueue`.
    */
@@ -210,12 +229,14 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
         historyTail(this.temporal, id, description.runId),
         this.jobState(handle, description),
       ]);
+      const unanswered = state === unansweredState;
       const createdAt = createdAtOf(description, start);
       await decodeFailureMessages(this.temporal, [
         ...(description.raw.pendingActivities ?? []).map((p) => p.lastFailure),
         ...tail.map((e) => e.workflowExecutionFailedEventAttributes?.failure),
       ]);
-      return toJobRecord({ description, tail, payload: await decodeStartInput(this.temporal, start), createdAt, state, now: new Date(), catalog: this.config.catalog });
+      const record = toJobRecord({ description, tail, payload: await decodeStartInput(this.temporal, start), createdAt, state: unanswered ? undefined : (state as JobState | undefined), now: new Date(), catalog: this.config.catalog });
+      return unanswered ? { ...record, workersNotAnswering: true } : record;
     });
   }
 
@@ -225,6 +246,11 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
    */
   async createdAt(id: string): Promise<string> {
     return this.notFoundAs(id, async () => (await readCreatedAt(this.temporal, id)).toISOString());
+  }
+
+  /** Whether a job is still running (its latest run), read with one call. Throws {@link JobNotFoundError} for an unknown ID. */
+  async isRunning(id: string): Promise<boolean> {
+    return this.notFoundAs(id, async () => (await this.temporal.workflow.getHandle(id).describe()).status.name === 'RUNNING');
   }
 
   /** Waits for a job to finish and returns its result; throws its failure if it failed. */
@@ -260,13 +286,13 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
   }
 
   /** The job's own report: its memo once closed, its query while it runs (skipped if no worker answers soon). */
-  private async jobState(handle: WorkflowHandle, description: WorkflowExecutionDescription): Promise<JobState | undefined> {
+  private async jobState(handle: WorkflowHandle, description: WorkflowExecutionDescription): Promise<JobState | typeof unansweredState | undefined> {
     const memo = description.memo?.[jobStateMemoKey] as JobState | undefined;
     if (memo || description.status.name !== 'RUNNING' || description.historyLength <= 1) return memo;
     try {
       return await this.temporal.withDeadline(Date.now() + stateQueryTimeoutMs, () => handle.query(jobStateQuery));
     } catch {
-      return undefined;
+      return unansweredState;
     }
   }
 

@@ -78,6 +78,12 @@ export interface JobRecord {
    * more come (unset when the debouncer did not answer).
    */
   debounce?: { closed: boolean; enqueues?: number; firesAt?: string };
+  /**
+   * Set when the job is running but no worker answered its state query within a second: the
+   * record is what the server holds (describe and history), without the step and progress the job
+   * reports itself. The job's workers are down, or too busy to answer.
+   */
+  workersNotAnswering?: true;
 }
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;

@@ -1,0 +1,16 @@
+// jobctl's own error kinds, apart from cli-support so the entry point names them without loading the client.
+import { ErrorType, JobsError } from '../shared/errors';
+
+/** Bad input: the user can fix the command line (exit 2). jobctl prints its {@link JobsError.detail}, worded for the command line. */
+export class UsageError extends JobsError {
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(ErrorType.Usage, detail, options);
+  }
+}
+
+/** The job itself failed, or did not finish in time; not an input or connection problem, but still exit 1. jobctl prints its detail. */
+export class JobFailedError extends JobsError {
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(ErrorType.JobFailed, detail, options);
+  }
+}

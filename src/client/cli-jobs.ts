@@ -1,0 +1,103 @@
+// `jobctl status|result|cancel|list|types`: reading jobs back, and the catalog's job types.
+import { WorkflowFailedError } from '@temporalio/client';
+import { Option, type Command } from 'commander';
+import { describe } from '../shared/errors';
+import { readCreatedAt } from '../catalog/created-at';
+import { projectCatalog } from './cli-catalog';
+import { flowControlOf, formatFlowControl } from './cli-fairness';
+import { JobFailedError, parseDuration, parseLimit, withClient } from './cli-support';
+import { formatJobError, formatJobRecord, formatTable } from './format';
+import { listableStatuses, type ListableStatus } from './job-list';
+
+/** Adds `status`. */
+export function addStatusCommand(program: Command): void {
+  program
+    .command('status')
+    .description('Print a job record, read from Temporal')
+    .argument('<id>', 'job ID')
+    .option('--json', 'print the record as JSON')
+    .action(async (id: string, opts: { json?: boolean }) => {
+      // The catalog, when the project names one, gives the attempts limit of jobs from before a job reported it itself.
+      const record = await withClient((client) => client.get(id), 'lazy');
+      console.log(opts.json ? JSON.stringify(record, null, 2) : formatJobRecord(record));
+    });
+}
+
+/** Adds `result`. */
+export function addResultCommand(program: Command): void {
+  program
+    .command('result')
+    .description("Wait for a job to finish and print its result as JSON; exits 1 if the job failed")
+    .argument('<id>', 'job ID')
+    .option('--timeout <duration>', 'give up waiting after this long (e.g. 30s, 5m), exit 1; the job goes on; 0: do not wait, exit 1 at once if it has not finished')
+    .action(async (id: string, opts: { timeout?: string }) => {
+      const timeoutMs = opts.timeout === undefined ? undefined : opts.timeout === '0' ? 0 : parseDuration(opts.timeout, '--timeout');
+      const result = await withClient(async (client) => {
+        try {
+          if (timeoutMs === 0 && (await client.isRunning(id))) throw new JobFailedError(`job ${id} has not finished; it goes on (jobctl status ${id})`);
+          const waiting = client.result(id);
+          if (timeoutMs === 0) return await waiting;
+          if (timeoutMs === undefined) return await waiting;
+          let timer: NodeJS.Timeout | undefined;
+          const timedOut = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new JobFailedError(`job ${id} did not finish within ${opts.timeout}; it goes on (jobctl status ${id})`)), timeoutMs);
+          });
+          return await Promise.race([waiting, timedOut]).finally(() => clearTimeout(timer));
+        } catch (err) {
+          if (!(err instanceof WorkflowFailedError)) throw err;
+          const record = await client.get(id);
+          const why = record.error ? formatJobError(record.error) : describe(err);
+          throw new JobFailedError(`job ${id} ${record.status} after ${record.attempts}/${record.maxAttempts} attempts: ${why}`);
+        }
+      }, 'lazy');
+      console.log(JSON.stringify(result, null, 2));
+    });
+}
+
+/** Adds `cancel`. */
+export function addCancelCommand(program: Command): void {
+  program
+    .command('cancel')
+    .description('Cancel a job: its attempt is cancelled, completed steps are compensated, and it ends as cancelled')
+    .argument('<id>', 'job ID')
+    .action(async (id: string) => {
+      await withClient((client) => client.cancel(id));
+      console.log(`cancellation requested for ${id}`);
+    });
+}
+
+/** Adds `list`. */
+export function addListCommand(program: Command): void {
+  program
+    .command('list')
+    .description('List jobs from Temporal visibility, newest first (dead-lettered: from the dead-letter queues, oldest failure first)')
+    .option('--type <type>', 'only this job type')
+    .addOption(new Option('--status <status>', 'only jobs in this state').choices([...listableStatuses, 'dead-lettered']))
+    .option('--limit <n>', 'at most this many', '50')
+    .option('--json', 'print as JSON')
+    .action(async (opts: { type?: string; status?: ListableStatus | 'dead-lettered'; limit: string; json?: boolean }) => {
+      const limit = parseLimit(opts.limit);
+      const rows = await withClient(async (client) => {
+        if (opts.status !== 'dead-lettered') return client.list({ type: opts.type, status: opts.status, limit });
+        const { entries } = await client.deadLetters.page({ type: opts.type, limit: Math.min(limit, 1000) });
+        // Entries handed off before 0.3 do not carry createdAt: read it from the job's first run.
+        const createdAt = (e: (typeof entries)[number]) => e.createdAt ?? readCreatedAt(client.temporal, e.id).then((d) => d.toISOString(), () => undefined);
+        return Promise.all(entries.map(async (e) => ({ id: e.id, type: e.type, status: 'dead-lettered', createdAt: await createdAt(e), closedAt: e.lastFailedAt })));
+      });
+      console.log(opts.json ? JSON.stringify(rows, null, 2) : formatTable(rows as { id: string; type: string; status: string; createdAt?: string; closedAt?: string }[], ['id', 'type', 'status', 'createdAt', 'closedAt']));
+    });
+}
+
+/** Adds `types`. */
+export function addTypesCommand(program: Command): void {
+  program
+    .command('types')
+    .description("List the catalog's job types")
+    .addOption(new Option('--json', 'print as JSON'))
+    .action((opts: { json?: boolean }) => {
+      const rows = projectCatalog('required', 'types')!.definitions.map((d) => ({ type: d.type, description: d.description, ...flowControlOf(d) }));
+      // Padded to the longest name: a team's type names may be longer than the built-in ones.
+      const width = Math.max(0, ...rows.map((r) => r.type.length)) + 2;
+      console.log(opts.json ? JSON.stringify(rows, null, 2) : rows.map((r) => `${r.type.padEnd(width)}${r.description}${formatFlowControl(r)}`).join('\n'));
+    });
+}
