@@ -2,6 +2,7 @@
 // enqueueing jobs and reading them back, typed by the catalog it is given, and the library error
 // classes its calls throw (src/shared/errors.ts, DeadLetterError, the catalog errors, MissingSearchAttributeError).
 export { JobClient, type EnqueueOptions, type EnqueueResult, type JobClientOptions, type JobClientConnectOptions } from './job-client';
+export type { JobClientTracingOptions } from './tracing';
 export { JobSchedules, type CreateScheduleOptions, type ScheduleSummary } from './schedules';
 export { DeadLetterQueue, DeadLetterError, type DeadLetterListOptions, type DiscardOptions, type RedriveOptions, type RedriveOutcome } from './dead-letters';
 export type { JobRecord, JobStatus, JobError } from './job-record';
