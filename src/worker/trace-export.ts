@@ -2,7 +2,7 @@
 // project's redaction rules, and the resource that names the service.
 import { Resource, detectResourcesSync, envDetectorSync } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { Context } from '@opentelemetry/api';
+import type { Attributes, Context } from '@opentelemetry/api';
 import type { Span } from '@opentelemetry/sdk-trace-base';
 import { ConfigError } from '../shared/errors';
 import { redact, redactDeep, secretsFromEnv } from '../shared/redact';
@@ -47,12 +47,26 @@ export function redactingSpanProcessor(exporter: SpanExporter = otlpTraceExporte
   };
 }
 
-/** The span with its text redacted in place (a span is immutable once ended, and this runs just before export). */
+/**
+ * The span with its text redacted in place (a span is immutable once ended, and this runs just
+ * before export). Error messages are left out too, in exception events, their stack traces and the
+ * status: a message may quote the payload (`account "x" does not exist`). The error's type stays
+ * (`exception.type`, `job.error_type`); its message is in the job's history and logs.
+ */
 export function redactSpan(span: ReadableSpan, secrets: readonly string[]): ReadableSpan {
   const mutable = span as { -readonly [K in keyof ReadableSpan]: ReadableSpan[K] };
   mutable.name = redact(span.name, secrets);
   mutable.attributes = redactDeep(span.attributes, secrets);
-  mutable.events = span.events.map((e) => (e.attributes ? { ...e, attributes: redactDeep(e.attributes, secrets) } : e));
-  if (span.status.message) mutable.status = { ...span.status, message: redact(span.status.message, secrets) };
+  mutable.events = span.events.map((e) => (e.attributes ? { ...e, attributes: redactDeep(withoutMessage(e.attributes), secrets) } : e));
+  if (span.status.message) mutable.status = { code: span.status.code };
   return span;
+}
+
+function withoutMessage(attributes: Attributes): Attributes {
+  const rest = { ...attributes };
+  delete rest['exception.message'];
+  const stack = rest['exception.stacktrace'];
+  // The first lines of a stack trace repeat the message; the frames are kept.
+  if (typeof stack === 'string') rest['exception.stacktrace'] = stack.slice(Math.max(0, stack.search(/\n\s+at /) + 1));
+  return rest;
 }
