@@ -52,8 +52,9 @@ export function startTracing(): WorkerTracing {
     instrumentations: [new PgInstrumentation(), new UndiciInstrumentation()],
   });
   sdk.start();
-  // Spans still buffered leave before the process does.
-  process.once('beforeExit', () => void sdk.shutdown());
+  // Spans still buffered leave before the process does; a collector that is down loses them, and
+  // must not turn the exit into a crash (the export's rejection would be unhandled).
+  process.once('beforeExit', () => void sdk.shutdown().catch(() => undefined));
   const tracer = trace.getTracer(tracerName);
   const options = { tracer: trace.getTracer('@temporalio/interceptors-opentelemetry') };
   started = {
@@ -65,7 +66,8 @@ export function startTracing(): WorkerTracing {
       traceAttributeInterceptors(catalog),
     ],
     deadLetters: deadLetterTracing(tracer),
-    flush: () => spanProcessor.forceFlush(),
+    // Called by a worker's close: a collector that is down must not fail the shutdown.
+    flush: () => spanProcessor.forceFlush().catch(() => undefined),
   };
   return started;
 }
