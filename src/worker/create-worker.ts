@@ -145,7 +145,7 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
     const workflowBundle = await bundleWorkflowCode({
       workflowsPath: options.workflowsPath,
       // The SDK's tracing interceptors first, so that a job's RunWorkflow span holds its whole lifecycle.
-      workflowInterceptorModules: [...(tracing ? [tracing.workflowInterceptorModule] : []), require.resolve('../workflow/interceptors')],
+      workflowInterceptorModules: [...(tracing?.workflowInterceptorModules ?? []), require.resolve('../workflow/interceptors')],
       // Workflow code converts its own failures: with encryption on, it must use the same converter.
       failureConverterPath: dataConverter.failureConverterPath,
       logger: Runtime.instance().logger,

@@ -19,8 +19,8 @@ export const tracerName = 'durable-jobs';
 
 /** What a worker adds to its workers, client and DLQ activities when it traces. */
 export interface WorkerTracing {
-  /** The workflow interceptor module of the Temporal SDK's OpenTelemetry integration, bundled with the workflows. */
-  workflowInterceptorModule: string;
+  /** The workflow interceptor modules of the Temporal SDK's OpenTelemetry integration and of the trace IDs on log lines, bundled with the workflows. */
+  workflowInterceptorModules: string[];
   /** The sink through which workflow code's spans leave the sandbox. */
   sinks: NonNullable<WorkerOptions['sinks']>;
   /** Client interceptors of the worker's own client (DLQ hand-offs, redrives). */
@@ -58,7 +58,7 @@ export function startTracing(): WorkerTracing {
   const tracer = trace.getTracer(tracerName);
   const options = { tracer: trace.getTracer('@temporalio/interceptors-opentelemetry') };
   started = {
-    workflowInterceptorModule: require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
+    workflowInterceptorModules: [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'), require.resolve('../workflow/trace-log-attributes')],
     sinks: { exporter: makeWorkflowExporter(spanProcessor, resource) },
     clientInterceptors: [new OpenTelemetryWorkflowClientInterceptor(options)],
     activityInterceptors: (catalog) => [

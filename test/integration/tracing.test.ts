@@ -5,6 +5,7 @@ import path from 'node:path';
 import { trace } from '@opentelemetry/api';
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Runtime, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import { JobClient } from '../../src/client/job-client';
 import { clientTracingInterceptors } from '../../src/client/tracing';
 import { catalog } from '../../src/jobs/catalog';
@@ -28,8 +29,16 @@ describe('OpenTelemetry traces of a job, through its failure, DLQ and redrive (r
   let tracing: WorkerTracing;
   let created: CreatedWorker;
   const saved = { ...process.env };
+  const logs: { level: LogLevel; message: string; meta?: LogMetadata }[] = [];
 
   before(async () => {
+    // The worker's log lines, as the runtime's logger receives them (before its level filter).
+    const logger = Runtime.instance().logger;
+    const log = logger.log.bind(logger);
+    logger.log = (level, message, meta) => {
+      logs.push({ level, message, meta });
+      log(level, message, meta);
+    };
     receiver = await startOtlpReceiver();
     Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_SERVICE_NAME: 'tracing-test' });
     tracing = startTracing();
@@ -107,6 +116,13 @@ describe('OpenTelemetry traces of a job, through its failure, DLQ and redrive (r
       assert.notEqual(redrive.traceId, failedTrace);
       assert.ok(spans.some((s) => s.traceId === redrive.traceId && s.name === 'StartWorkflow:processPaymentWorkflow' && s.parentSpanId === redrive.spanId));
       assert.ok(secondRun);
+
+      // Log lines lead to their trace: the workflow's job:failed, and the attempts' lines.
+      const failedLine = logs.find((l) => l.message === 'job:failed' && l.meta?.jobId === id);
+      assert.equal(failedLine?.meta?.trace_id, failedTrace, `job:failed carries the trace ID: ${JSON.stringify(failedLine?.meta)}`);
+      assert.match(String(failedLine?.meta?.span_id), /^[0-9a-f]{16}$/);
+      const activityLine = logs.find((l) => l.meta?.jobId === id && l.meta?.activityType !== undefined && l.meta?.trace_id !== undefined);
+      assert.ok(activityLine, 'an activity line carries the trace ID');
 
       // Identifiers only: no payload value in any span.
       for (const s of spans) {

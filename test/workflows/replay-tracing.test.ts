@@ -18,7 +18,11 @@ describe('workflow replay of recorded histories with the OpenTelemetry intercept
   before(async () => {
     bundle = await bundleWorkflowCode({
       workflowsPath: require.resolve('../../src/workflows'),
-      workflowInterceptorModules: [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'), require.resolve('../../src/workflow/interceptors')],
+      workflowInterceptorModules: [
+        require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
+        require.resolve('../../src/workflow/trace-log-attributes'),
+        require.resolve('../../src/workflow/interceptors'),
+      ],
       logger: quietBundlerLogger,
     });
   });
