@@ -11,8 +11,7 @@ import { queueWorkerOptions, type CreateWorkerOptions } from '../worker/create-w
 import { applyRatePerKey } from '../worker/apply-rate-per-key';
 
 const noop = () => {};
-/** A bundler logger that shows errors only. */
-export const quietBundlerLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: console.error };
+const quietBundlerLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: console.error };
 
 /**
  * Bundles a workflows module with the library's workflow interceptors, as the worker does: once per
