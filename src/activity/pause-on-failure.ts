@@ -7,22 +7,12 @@
 import type { Context } from '@temporalio/activity';
 import { isGrpcServiceError } from '@temporalio/client';
 import { activityPauseReason } from '../catalog/job-pause';
-import { readJobPause } from '../catalog/read-pause';
+import { readJobPauseCached, type JobPauseCache } from '../catalog/read-pause';
 
 /** How long a worker trusts what it last read of a type's pause, in ms: a burst of failures reads it once. */
 const pauseCacheMs = 1000;
 
-const cache = new Map<string, { at: number; paused: Promise<boolean> }>();
-
-function isPaused(ctx: Context, taskQueue: string, jobType: string): Promise<boolean> {
-  const key = `${taskQueue}\u0000${jobType}`;
-  const hit = cache.get(key);
-  if (hit && Date.now() - hit.at < pauseCacheMs) return hit.paused;
-  const paused = readJobPause(ctx.client, taskQueue, jobType).then((p) => p !== undefined);
-  cache.set(key, { at: Date.now(), paused });
-  paused.catch(() => cache.delete(key));
-  return paused;
-}
+const cache: JobPauseCache = new Map();
 
 /**
  * Pauses this attempt's activity when its job type is paused; called as a retryable attempt
@@ -33,7 +23,7 @@ export async function pauseRetryIfTypePaused(ctx: Context, taskQueue: string, jo
   const execution = ctx.info.workflowExecution;
   if (!execution) return;
   try {
-    if (!(await isPaused(ctx, taskQueue, jobType))) return;
+    if (!(await readJobPauseCached(cache, pauseCacheMs, ctx.client, taskQueue, jobType))) return;
     await ctx.client.workflowService.pauseActivity({
       namespace: ctx.info.workflowNamespace,
       execution,

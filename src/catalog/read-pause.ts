@@ -15,3 +15,26 @@ export async function readJobPause(client: Client, taskQueue: string, type: stri
     throw err;
   }
 }
+
+/** A cache of {@link readJobPause} answers, by deployment and type, for {@link readJobPauseCached}. */
+export type JobPauseCache = Map<string, { at: number; pause: Promise<JobPause | undefined> }>;
+
+/** The key of a type's entry in a {@link JobPauseCache}: delete it when the pause changes. */
+export function jobPauseCacheKey(taskQueue: string, type: string): string {
+  return `${taskQueue}\u0000${type}`;
+}
+
+/**
+ * {@link readJobPause}, trusted for `ttlMs` per deployment and type: a burst of enqueues or of
+ * failed attempts reads a type's pause once. A failed read is not kept.
+ */
+export function readJobPauseCached(cache: JobPauseCache, ttlMs: number, client: Client, taskQueue: string, type: string): Promise<JobPause | undefined> {
+  const key = jobPauseCacheKey(taskQueue, type);
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && now - hit.at < ttlMs) return hit.pause;
+  const pause = readJobPause(client, taskQueue, type);
+  cache.set(key, { at: now, pause });
+  pause.catch(() => cache.delete(key));
+  return pause;
+}

@@ -3,7 +3,7 @@ import type { Catalog } from '../catalog/catalog';
 import { NoCatalogError } from '../catalog/catalog-error';
 import { jobPauseMemoKey, pauseRecordId, pauseRecordStartDelay, pauseRecordTaskQueue, pauseRecordWorkflowType, type JobPause } from '../catalog/job-pause';
 import { taskQueueFor } from '../catalog/task-queues';
-import { readJobPause } from '../catalog/read-pause';
+import { jobPauseCacheKey, readJobPause, readJobPauseCached, type JobPauseCache } from '../catalog/read-pause';
 import { InvalidOptionError, UnknownJobTypeError } from '../shared/errors';
 import { quoteQueryValue } from './job-list';
 import { openJobsQuery, sweepOpenJobs } from './pause-sweep';
@@ -76,7 +76,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * open jobs are told by signal, and a job enqueued while paused learns it from its start.
  */
 export class JobPauses {
-  private readonly cache = new Map<string, { at: number; pause: Promise<JobPause | undefined> }>();
+  private readonly cache: JobPauseCache = new Map();
 
   constructor(
     private readonly client: Client,
@@ -109,7 +109,7 @@ export class JobPauses {
       alreadyPaused = true;
       pause = (await this.get(type)) ?? asked;
     }
-    this.cache.delete(type);
+    this.cache.delete(jobPauseCacheKey(this.taskQueue, type));
     const told = new Set<string>();
     let schedules = await markSchedulesPaused(this.client, this.taskQueue, type, pause);
     let signalled = await sweepOpenJobs(this.client, type, queues, pause, told);
@@ -139,7 +139,7 @@ export class JobPauses {
     } else if (!this.catalog) {
       throw new UnknownJobTypeError(type, (await this.list()).map((p) => p.type));
     }
-    this.cache.delete(type);
+    this.cache.delete(jobPauseCacheKey(this.taskQueue, type));
     const queues = this.queuesOf(type);
     const told = new Set<string>();
     let schedules = await markSchedulesPaused(this.client, this.taskQueue, type, undefined);
@@ -158,14 +158,8 @@ export class JobPauses {
   }
 
   /** What an enqueue reads: {@link get}, trusted for {@link pauseCacheMs}. */
-  async forEnqueue(type: string): Promise<JobPause | undefined> {
-    const now = Date.now();
-    const hit = this.cache.get(type);
-    if (hit && now - hit.at < pauseCacheMs) return hit.pause;
-    const pause = this.get(type);
-    this.cache.set(type, { at: now, pause });
-    pause.catch(() => this.cache.delete(type));
-    return pause;
+  forEnqueue(type: string): Promise<JobPause | undefined> {
+    return readJobPauseCached(this.cache, pauseCacheMs, this.client, this.taskQueue, type);
   }
 
   /** The paused types: each catalog type's record, or without a catalog every open record of the deployment. */
