@@ -1,3 +1,4 @@
+import { traced } from '../activity';
 import { createHash } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -133,7 +134,8 @@ export function createEmailActivities(deps: EmailDeps) {
       tls: { ca: deps.tls?.ca === undefined ? undefined : [...rootCertificates, deps.tls.ca], rejectUnauthorized: deps.tls?.rejectUnauthorized ?? true },
     } as Parameters<typeof nodemailer.createTransport>[0]);
     try {
-      await transport.sendMail({ ...message, signal } as Mail.Options);
+      // No instrumentation covers nodemailer: the conversation gets a span of its own (the server's host only, never the URL's credentials).
+      await traced('smtp.send', { 'job.id': input.jobId, 'server.address': smtpHost(smtpUrl) }, () => transport.sendMail({ ...message, signal } as Mail.Options));
     } catch (err) {
       signal.throwIfAborted();
       throw classifySmtpError(err);
@@ -172,4 +174,13 @@ export function requiresTls(smtpUrl: string): boolean {
   if (url.protocol !== 'smtp:' || (!url.username && !url.password)) return false;
   if (url.searchParams.get('requireTLS') === 'false') return false;
   return !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) && !url.hostname.startsWith('127.');
+}
+
+/** The SMTP server's host name, for a span: nothing else of the URL, which may carry credentials. */
+function smtpHost(smtpUrl: string): string {
+  try {
+    return new URL(smtpUrl).hostname;
+  } catch {
+    return 'unknown';
+  }
 }

@@ -11,6 +11,7 @@ import { readJobPause } from '../catalog/read-pause';
 import { validatePatchedPayload, validatePayload } from '../catalog/validate';
 import { activityAttempts } from '../shared/attempts';
 import { ErrorType, JobsError, nonRetryable } from '../shared/errors';
+import type { TraceCarrier } from '../shared/tracing-env';
 import type { DeadLetterInput } from '../workflow/dead-letter-entries';
 import { HandOffBatcher } from './hand-off-batcher';
 
@@ -43,6 +44,20 @@ export interface RestartJobInput {
   payload: unknown;
   /** For a patched redrive, the payload before the patch: the patch may not change what the job ID derives from. @defaultValue unpatched */
   unpatched?: unknown;
+  /** The failed run's trace context, kept in its DLQ entry: the new run is linked to it. @defaultValue none */
+  traceContext?: TraceCarrier;
+}
+
+/**
+ * How the DLQ activities take part in tracing, given by a worker that traces (none otherwise, so
+ * nothing of OpenTelemetry is loaded): what an entry keeps of the failed run's trace, and the span
+ * a redrive starts its run under.
+ */
+export interface DeadLetterTracing {
+  /** The active trace context, to keep in the entry. */
+  capture(): TraceCarrier | undefined;
+  /** Runs `start` under a new span linked to the failed run's trace. */
+  linkedTo<T>(carrier: TraceCarrier, attributes: Record<string, string>, start: () => Promise<T>): Promise<T>;
 }
 
 /** What the DLQ activities need: a Temporal client, the deployment's shared queue, the catalog. */
@@ -55,6 +70,8 @@ export interface DeadLetterDeps {
   catalog: Catalog;
   /** Least time between two hand-off batches to one DLQ shard, in ms. @defaultValue 200 */
   handOffLingerMs?: number;
+  /** Tracing of hand-offs and redrives. @defaultValue none (tracing off) */
+  tracing?: DeadLetterTracing;
 }
 
 /** The fingerprint of a failure: the error type plus its normalised message, hashed short. */
@@ -64,7 +81,7 @@ export function failureFingerprint(error: { type?: string; message: string }): {
 }
 
 /** Builds the activities that connect jobs and the dead-letter queue. */
-export function createDeadLetterActivities({ client, taskQueue, catalog, handOffLingerMs }: DeadLetterDeps) {
+export function createDeadLetterActivities({ client, taskQueue, catalog, handOffLingerMs, tracing }: DeadLetterDeps) {
   const batcher = new HandOffBatcher<DeadLetterInput>({
     lingerMs: handOffLingerMs,
     // A batch carries several activities' hand-offs: it runs under its own deadline, not the
@@ -112,6 +129,8 @@ export function createDeadLetterActivities({ client, taskQueue, catalog, handOff
       };
       const createdAt = input.createdAt ?? (await readCreatedAt(client, input.id).then((d) => d.toISOString(), () => undefined));
       if (createdAt) entry.createdAt = createdAt;
+      const traceContext = tracing?.capture();
+      if (traceContext) entry.traceContext = traceContext;
       const dlqWorkflowId = deadLetterShardWorkflowId(taskQueue, input.type, deadLetterShardOf(input.id));
       await batcher.submit(dlqWorkflowId, entry);
       // The job's interceptor logs job:dead-lettered once, with what this returns; this line is for
@@ -140,7 +159,8 @@ export function createDeadLetterActivities({ client, taskQueue, catalog, handOff
       try {
         // A redrive of a paused type starts knowing it, like an enqueue.
         const paused = await readJobPause(client, taskQueue, type);
-        const handle = await cancellable(() => startJob(client, { definition, id: input.id, payload, taskQueue, mode: 'redrive', createdAt, priority, fairness, paused }));
+        const start = () => cancellable(() => startJob(client, { definition, id: input.id, payload, taskQueue, mode: 'redrive', createdAt, priority, fairness, paused }));
+        const handle = tracing && input.traceContext ? await tracing.linkedTo(input.traceContext, { 'job.id': input.id, 'job.type': type }, start) : await start();
         return { runId: handle.firstExecutionRunId };
       } catch (err) {
         if (err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError') {

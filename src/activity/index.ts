@@ -12,3 +12,4 @@ export { parseJobPayload } from './job-payload';
 export { runOnce, recordedResult, ledgerSteps, type LedgerDatabase, type LedgerKey, type LedgerTable, type OnceResult } from '../db/ledger';
 export { delayAfterAttempt as nextRetryDelay, maxAttempts } from '../shared/retry';
 export { nonRetryable, retryable, ErrorType, describe, formatIssues, issuesFromZod, type NamespacedErrorType } from '../shared/errors';
+export { traced } from '../shared/traced';

@@ -109,7 +109,8 @@ function recordAttempts(ctx: Context, jobType: string, outcome: 'completed' | 'f
   ctx.metricMeter.createHistogram(name, 'int', unit, description).record(ctx.info.attempt, { job_type: jobType, outcome });
 }
 
-function errorTypeOf(err: unknown): string {
+/** The error type an attempt failed with: its ApplicationFailure type, else the error class name. */
+export function errorTypeOf(err: unknown): string {
   if (err instanceof ApplicationFailure && err.type) return err.type;
   return err instanceof Error ? err.name : 'unknown';
 }

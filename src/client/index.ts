@@ -3,6 +3,7 @@
 // classes its calls throw (src/shared/errors.ts, DeadLetterError, the catalog errors, MissingSearchAttributeError).
 export { JobClient, type EnqueueOptions, type EnqueueResult, type JobClientOptions, type JobClientConnectOptions } from './job-client';
 export { InvalidItemsError, type EnqueueManyItem, type EnqueueManyOptions, type EnqueueManyOutcome, type EnqueueManyResult } from './enqueue-many';
+export type { JobClientTracingOptions } from './tracing';
 export { JobSchedules, type CreateScheduleOptions, type ScheduleSummary } from './schedules';
 export { DeadLetterQueue, DeadLetterError, type DeadLetterListOptions, type DiscardOptions, type RedriveOptions, type RedriveOutcome } from './dead-letters';
 export type { JobRecord, JobStatus, JobError } from './job-record';

@@ -24,6 +24,7 @@ import type { DebounceOptions, DedupeOptions } from '../catalog/window-options';
 import { enqueueDebounced, pendingDebouncedRecord } from './debounce';
 import { enqueueDeduped } from './dedupe';
 import { prepareMany, startMany, type EnqueueManyItem, type EnqueueManyOptions, type EnqueueManyResult } from './enqueue-many';
+import { clientTracingInterceptors, type JobClientTracingOptions } from './tracing';
 
 /** gRPC status NOT_FOUND: the workflow vanished between two calls (e.g. retention expired). */
 const GRPC_NOT_FOUND = 5;
@@ -107,8 +108,18 @@ export interface JobClientOptions<S extends PayloadSchemas = PayloadSchemas> {
   eagerStart?: boolean;
 }
 
+
 /** What {@link JobClient.connect} takes: the catalog and client options, and any setting to override the environment's. */
-export type JobClientConnectOptions<S extends PayloadSchemas = PayloadSchemas> = ConfigOverrides & JobClientOptions<S>;
+export type JobClientConnectOptions<S extends PayloadSchemas = PayloadSchemas> = ConfigOverrides &
+  JobClientOptions<S> & {
+    /**
+     * Trace enqueues and the other calls: the caller's active span becomes the parent of the job's
+     * start, and the job's trace continues in the worker. `false` installs nothing. A client built
+     * with `new JobClient(temporalClient)` takes the interceptors of that Temporal client instead.
+     * @defaultValue on when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, else off
+     */
+    tracing?: boolean | JobClientTracingOptions;
+  };
 
 /**
  * The typed API for enqueueing jobs and reading them back. Typed by its catalog's payload schemas
@@ -147,7 +158,7 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
 
   /** Connects using the configuration (explicit options > env vars > defaults). */
   static async connect<S extends PayloadSchemas = PayloadSchemas>(options: JobClientConnectOptions<S> = {}): Promise<JobClient<S>> {
-    const { catalog, eagerStart, ...overrides } = options;
+    const { catalog, eagerStart, tracing, ...overrides } = options;
     const config = loadConfig(overrides);
     const connection = connectionOptions(config);
     let opened: Connection;
@@ -156,7 +167,9 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
     } catch (err) {
       throw new UnreachableError(connection.address, err);
     }
-    return new JobClient<S>(new Client({ connection: opened, namespace: config.namespace, dataConverter: dataConverterFor(config) }), { taskQueue: config.taskQueue, catalog, eagerStart });
+    const interceptors = clientTracingInterceptors(tracing);
+    const client = new Client({ connection: opened, namespace: config.namespace, dataConverter: dataConverterFor(config), ...(interceptors ? { interceptors: { workflow: interceptors } } : {}) });
+    return new JobClient<S>(client, { taskQueue: config.taskQueue, catalog, eagerStart });
   }
 
   /**

@@ -1,3 +1,4 @@
+import { traced } from '../shared/traced';
 import type { Kysely, Transaction } from 'kysely';
 
 /** One step of one job execution that has taken effect; see runOnce. */
@@ -45,7 +46,7 @@ export interface OnceResult<T> {
  */
 export async function runOnce<DB, T>(db: Kysely<DB>, key: LedgerKey, work: (trx: Transaction<DB>) => Promise<T>, signal?: AbortSignal): Promise<OnceResult<T>> {
   if (!db) throw new TypeError('runOnce needs the jobs database: declare `database` in the worker definition (defineWorker), and pass the `db` its activities factory is given');
-  return db.transaction().execute(async (trx) => {
+  return traced('ledger.transaction', { 'job.id': key.jobId, 'job.step': key.step }, () => db.transaction().execute(async (trx) => {
     const ledger = trx as unknown as Transaction<LedgerDatabase>;
     signal?.throwIfAborted();
     const done = await recordedResult<T>(ledger, key);
@@ -59,7 +60,7 @@ export async function runOnce<DB, T>(db: Kysely<DB>, key: LedgerKey, work: (trx:
       .values({ job_id: key.jobId, execution: key.execution, step: key.step, result: JSON.stringify(result ?? null), created_at: new Date().toISOString() })
       .execute();
     return { result, replayed: false };
-  });
+  }));
 }
 
 /**

@@ -11,7 +11,8 @@ import { queueWorkerOptions, type CreateWorkerOptions } from '../worker/create-w
 import { applyRatePerKey } from '../worker/apply-rate-per-key';
 
 const noop = () => {};
-const quietBundlerLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: console.error };
+/** A bundler logger that shows errors only. */
+export const quietBundlerLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: console.error };
 
 /**
  * Bundles a workflows module with the library's workflow interceptors, as the worker does: once per

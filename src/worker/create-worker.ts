@@ -21,6 +21,8 @@ import { checkWorkflowExports } from './check-workflows';
 import type { WorkerDefinition } from './define-worker';
 import { workerTuning } from './tuning';
 import { applyRatePerKey } from './apply-rate-per-key';
+import { tracingConfigured } from '../shared/tracing-env';
+import type { WorkerTracing } from './tracing';
 
 /** The workers of one process, one per task queue, and what they hold open. */
 export interface CreatedWorker {
@@ -97,7 +99,10 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
   for (const name of checkWorkflowExports(options.workflowsPath, options.catalog)) {
     Runtime.instance().logger.warn(`worker:no-window-workflow — ${options.workflowsPath} exports no ${name}: an enqueue with its option waits until a worker that does runs (export { debounceJobWorkflow, dedupeJobWorkflow } from 'durable-jobs/workflow')`, { workflow: name });
   }
+  // Loaded only when configured: off, no OpenTelemetry module is loaded and no interceptor installed.
+  const tracing = tracingConfigured() ? loadTracing() : undefined;
   const opened: { close(): Promise<void> }[] = [];
+  if (tracing) opened.push({ close: () => tracing.flush() });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
   let db: Kysely<any> | undefined;
   try {
@@ -124,14 +129,14 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
     // any worker polls: the server refuses to start a job whose search attributes it lacks.
     await ensureSearchAttributes(clientConnection, config.namespace, { logger: Runtime.instance().logger });
     const dataConverter = dataConverterFor(config);
-    const client = new Client({ connection: clientConnection, namespace: config.namespace, dataConverter });
+    const client = new Client({ connection: clientConnection, namespace: config.namespace, dataConverter, ...(tracing ? { interceptors: { workflow: tracing.clientInterceptors } } : {}) });
     // Before any worker polls: a queue's first tasks are already held to its rate per key.
     await applyRatePerKey(client, plans, Runtime.instance().logger);
     const given = typeof options.activities === 'function' ? await options.activities({ db, client, config, logger: Runtime.instance().logger }) : (options.activities ?? {});
     const activities = {
       ...given,
       // The shared queue: it names the dead-letter queues and runs them, whatever queue a job is on.
-      ...createDeadLetterActivities({ client, taskQueue: config.taskQueue, catalog: options.catalog }),
+      ...createDeadLetterActivities({ client, taskQueue: config.taskQueue, catalog: options.catalog, tracing: tracing?.deadLetters }),
       ...createConcurrencyLimitActivities({ client, taskQueue: config.taskQueue }),
       // The debounce and dedupe windows run on the shared queue too, and start their jobs from it.
       ...createWindowActivities({ client, taskQueue: config.taskQueue, catalog: options.catalog }),
@@ -139,7 +144,8 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
     // Bundled once for all the queues' workers.
     const workflowBundle = await bundleWorkflowCode({
       workflowsPath: options.workflowsPath,
-      workflowInterceptorModules: [require.resolve('../workflow/interceptors')],
+      // The SDK's tracing interceptors first, so that a job's RunWorkflow span holds its whole lifecycle.
+      workflowInterceptorModules: [...(tracing?.workflowInterceptorModules ?? []), require.resolve('../workflow/interceptors')],
       // Workflow code converts its own failures: with encryption on, it must use the same converter.
       failureConverterPath: dataConverter.failureConverterPath,
       logger: Runtime.instance().logger,
@@ -160,7 +166,8 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
           workflowBundle,
           dataConverter,
           activities,
-          interceptors: { activity: [jobActivityInterceptors(options.catalog, { taskQueue: config.taskQueue })] },
+          interceptors: { activity: [...(tracing?.activityInterceptors(options.catalog) ?? []), jobActivityInterceptors(options.catalog, { taskQueue: config.taskQueue })] },
+          ...(tracing ? { sinks: tracing.sinks } : {}),
           // Cache and eager-dispatch settings, measured by `npm run bench` (docs/performance.md).
           ...workerTuning,
           ...queueWorkerOptions(plan, options),
@@ -178,4 +185,9 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
     for (const c of opened.reverse()) await c.close().catch(() => {});
     throw err;
   }
+}
+
+function loadTracing(): WorkerTracing {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when tracing is configured
+  return (require('./tracing') as typeof import('./tracing')).startTracing();
 }

@@ -3,6 +3,7 @@ export { defineWorker, type ActivityContext, type DatabaseDefinition, type Setti
 export { createWorker, queueWorkerOptions, type CreateWorkerOptions, type CreatedWorker } from './create-worker';
 export { runWorker, type RunWorkerOptions } from './run';
 export { runWorkerProcess } from './run-process';
+export { startTracingIfConfigured } from './tracing-start';
 export { loadConfig, type Config, type ConfigOverrides } from '../shared/config';
 export { openDatabase } from '../db/database';
 export { migrateToLatest } from '../db/migrate';

@@ -6,6 +6,8 @@ import { jobMetricBuckets } from '../shared/job-metrics';
 import { bindError } from '../shared/net';
 import { redactDeep, secretsFromEnv } from '../shared/redact';
 import { logFormat, prettyStream } from './log-format';
+import { tracingConfigured } from '../shared/tracing-env';
+import { activeTraceIds } from '../shared/traced';
 
 /** What the worker's runtime was installed with. */
 export interface InstalledRuntime {
@@ -44,6 +46,9 @@ export async function installRuntime(config: Pick<Config, 'logLevel' | 'logForma
   const options: pino.LoggerOptions = {
     level: config.logLevel,
     base: { service: 'durable-jobs' },
+    // A line written under an active span names it, so that it leads to its trace (activity lines
+    // get theirs from the SDK's tracing interceptor). Off, no mixin and no module.
+    ...(tracingConfigured() ? { mixin: () => activeTraceIds() } : {}),
     // Defence in depth: whatever a library puts in a line, the configured secrets never leave.
     hooks: {
       logMethod(args, method) {

@@ -1,5 +1,7 @@
 // `npm run worker [-- --types send-email,sync-data]`: only the worker, against TEMPORAL_ADDRESS (or
 // the embedded dev server's address), for every job type or the ones named.
+// First: tracing starts before pg is loaded, so that its queries are traced.
+import './tracing-start';
 import { Command } from 'commander';
 import { loadConfig } from '../shared/config';
 import { describeRedacted } from '../shared/redact';

@@ -1,5 +1,7 @@
 // `npm start`: the whole system on embedded defaults — a Temporal dev server (SQLite file, Web UI)
 // plus the worker — or only the worker when TEMPORAL_ADDRESS names an existing cluster.
+// First: tracing starts before pg is loaded, so that its queries are traced.
+import './tracing-start';
 import { startConfiguredCodecServer } from '../client/cli-codec';
 import { provisionTemporalCli } from '../provision/temporal-cli';
 import type { CodecServer } from '../client/codec-server';

@@ -1,5 +1,6 @@
 // The dead-letter queue's state and the pure functions that change it; the workflow in
 // dead-letter.ts owns one of these per job type and applies signals and updates through them.
+import type { TraceCarrier } from '../shared/tracing-env';
 
 /** Where a DLQ entry is. A job in the DLQ is `dead-lettered`; the other two remember what was done. */
 export type DeadLetterStatus = 'dead-lettered' | 'redriving' | 'redriven' | 'discarded';
@@ -38,6 +39,11 @@ export interface DeadLetterInput {
   fingerprintText: string;
   /** When the job was first enqueued (ISO 8601), redrives included. Unset in hand-offs from before 0.3. */
   createdAt?: string;
+  /**
+   * The W3C trace context of the failed run's hand-off, when the worker traced it: a redrive
+   * starts its run linked to it. Unset when tracing is off.
+   */
+  traceContext?: TraceCarrier;
 }
 
 /** A job in (or once in) the DLQ, with everything needed to inspect and redrive it. */
@@ -87,6 +93,7 @@ export function applyDeadLetter(state: DeadLetterState, input: DeadLetterInput):
     fingerprint: input.fingerprint,
     fingerprintText: input.fingerprintText,
     ...(createdAt ? { createdAt } : {}),
+    ...(input.traceContext ? { traceContext: input.traceContext } : {}),
     audit: appendAudit(existing?.audit ?? [], record),
   };
   return true;

@@ -151,7 +151,9 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
       const payload = patch === undefined ? entry.payload : mergePatch(entry.payload, patch);
       entry.status = 'redriving';
       try {
-        const { runId } = await restartJob(patch === undefined ? { type: entry.type, id, payload } : { type: entry.type, id, payload, unpatched: entry.payload });
+        // The failed run's trace context, so that the new run is linked to it (an activity's input: no command changes).
+        const traced = entry.traceContext ? { traceContext: entry.traceContext } : {};
+        const { runId } = await restartJob(patch === undefined ? { type: entry.type, id, payload, ...traced } : { type: entry.type, id, payload, unpatched: entry.payload, ...traced });
         // If the restarted job already failed again, its new entry replaced this one: keep that.
         const current = state.entries[id] ?? entry;
         if (current === entry) Object.assign(entry, { status: 'redriven', payload });

@@ -1,0 +1,25 @@
+import type { Tracer } from '@opentelemetry/api';
+import type { WorkflowClientInterceptor } from '@temporalio/client';
+import { tracingConfigured } from '../shared/tracing-env';
+
+/** OpenTelemetry tracing of a `JobClient.connect`ed client's calls (see docs/operations.md, Tracing). */
+export interface JobClientTracingOptions {
+  /** The tracer of the client's spans. @defaultValue the global tracer provider's (the application's own OpenTelemetry SDK) */
+  tracer?: Tracer;
+  /** Client interceptors to install instead of the Temporal SDK's OpenTelemetry one (a team's own). @defaultValue the SDK's `OpenTelemetryWorkflowClientInterceptor` */
+  interceptors?: WorkflowClientInterceptor[];
+}
+
+/**
+ * The client interceptors that trace a connected client's calls, or none: tracing off (unset, or
+ * `false`, or no OTLP endpoint configured for the default) loads no OpenTelemetry module.
+ */
+export function clientTracingInterceptors(tracing: boolean | JobClientTracingOptions | undefined): WorkflowClientInterceptor[] | undefined {
+  const on = tracing === undefined ? tracingConfigured() : tracing !== false;
+  if (!on) return undefined;
+  const options = typeof tracing === 'object' ? tracing : {};
+  if (options.interceptors) return options.interceptors;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when tracing is on
+  const { OpenTelemetryWorkflowClientInterceptor } = require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
+  return [new OpenTelemetryWorkflowClientInterceptor(options.tracer ? { tracer: options.tracer } : {})];
+}

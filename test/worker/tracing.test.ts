@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { newKeyEntry } from '../../src/shared/encryption-keys';
+import { secretsFromEnv } from '../../src/shared/redact';
+import { tracingConfigured } from '../../src/shared/tracing-env';
+import { redactSpan } from '../../src/worker/trace-export';
+import { repoRoot } from '../helpers/env';
+
+describe('tracing settings and redaction', function () {
+  this.timeout(60_000);
+  it('is on only with an OTLP endpoint, and off again with OTEL_SDK_DISABLED or OTEL_TRACES_EXPORTER=none', () => {
+    assert.equal(tracingConfigured({}), false);
+    assert.equal(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }), true);
+    assert.equal(tracingConfigured({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces' }), true);
+    assert.equal(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'true' }), false);
+    assert.equal(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_TRACES_EXPORTER: 'none' }), false);
+  });
+
+  it('loads no OpenTelemetry module when off: the worker, the client and the activities', () => {
+    const script = `
+      require('./src/worker/tracing-start');
+      require('./src/worker/create-worker');
+      require('./src/client/job-client');
+      require('./src/jobs/worker');
+      const { traced, activeTraceIds } = require('./src/shared/traced');
+      traced('x', {}, async () => 1).then(() => {
+        activeTraceIds();
+        const loaded = Object.keys(require.cache).filter((f) => /@opentelemetry|interceptors-opentelemetry/.test(f));
+        process.stdout.write(JSON.stringify(loaded));
+      });`;
+    const env = { ...process.env };
+    for (const k of Object.keys(env)) if (k.startsWith('OTEL_')) delete env[k];
+    const loaded = (extra: NodeJS.ProcessEnv) => JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: repoRoot, env: { ...env, ...extra }, encoding: 'utf8' })) as string[];
+    assert.deepEqual(loaded({}), []);
+    // The control: configured, the same imports do load it.
+    assert.ok(loaded({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_BSP_EXPORT_TIMEOUT: '500', OTEL_EXPORTER_OTLP_TIMEOUT: '500' }).some((f) => f.includes('@opentelemetry/sdk-node')));
+  });
+
+  it('redacts the configured secrets and leaves error messages out of a span\'s name, attributes, events and status', () => {
+    const apiKey = 'ak-5ecret-8f14e45f';
+    const key = newKeyEntry('k1');
+    const secrets = secretsFromEnv({ TEMPORAL_API_KEY: apiKey, ENCRYPTION_KEYS: key, DATABASE_URL: 'postgres://u:Pw-5ecret-d41d8cd9@h/db' });
+    const span = {
+      name: `GET ${apiKey}`,
+      attributes: { 'db.connection_string': 'postgres://u:Pw-5ecret-d41d8cd9@h/db', 'job.id': 'payment:p1' },
+      events: [{ name: 'exception', time: [0, 0], attributes: { 'exception.type': 'jobs:unknown-account', 'exception.message': 'account "bob" does not exist', 'exception.stacktrace': `Error: key ${key.split(':')[1]} and account "bob"\n    at f (x.ts:1:1)` } }],
+      status: { code: 2, message: `account "bob" does not exist, ${apiKey}` },
+    } as unknown as ReadableSpan;
+    const out = JSON.stringify(redactSpan(span, secrets));
+    for (const secret of [apiKey, key.split(':')[1]!, 'Pw-5ecret-d41d8cd9', '"bob"', 'bob']) assert.ok(!out.includes(secret), `no ${secret} in ${out}`);
+    assert.match(out, /jobs:unknown-account/, 'the error type stays');
+    assert.match(out, /at f \(x\.ts:1:1\)/, 'the stack frames stay');
+    assert.match(out, /payment:p1/);
+  });
+});
+
