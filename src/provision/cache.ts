@@ -28,6 +28,10 @@ export const cachePaths = (cacheDir: string) => ({
   temporalSchema: path.join(cacheDir, 'temporal-server', versions.temporalServer, 'schema'),
   /** Folder of the UI server build: `ui-server` and the module's `config/`. */
   temporalUiDir: path.join(cacheDir, 'temporal-ui-server', versions.temporalUi),
+  /** Folder of the Jaeger build. */
+  jaegerDir: path.join(cacheDir, 'jaeger', versions.jaeger),
+  /** The Jaeger v2 binary (`go install …/cmd/jaeger`). */
+  jaeger: path.join(cacheDir, 'jaeger', versions.jaeger, 'jaeger'),
   /** The test server as the SDK's download names it. */
   sdkDownloadedTestServer: path.join(cacheDir, 'sdk-download', `temporal-test-server-${sdkTag}`),
 });

@@ -27,6 +27,13 @@ export interface GoBuild {
   toolchain?: string;
   /** Progress: which binary is being built, and a heartbeat while it builds. @defaultValue silent */
   log?: ProvisionLog;
+  /**
+   * Build as a dependency of a scratch module (`go get -tool <module>/<pkg>@v<version>`, then
+   * `go build`) instead of `go install <pkg>@v<version>`, which refuses a module whose `go.mod` has
+   * `replace` directives (Jaeger's). The module's own `replace`s are then ignored, as they are for
+   * any dependency. @defaultValue false
+   */
+  asDependency?: boolean;
 }
 
 /**
@@ -42,15 +49,8 @@ export async function goBuildInto(targetDir: string, build: GoBuild): Promise<vo
   const toolchain = build.toolchain ? ` with GOTOOLCHAIN=${build.toolchain}` : '';
   const log = build.log ?? (() => {});
   try {
-    const bin = path.join(scratch, '.bin');
-    for (const [i, binary] of build.binaries.entries()) {
-      const target = `${build.module}/${binary.pkg}@v${build.version}`;
-      await buildWithHeartbeat(binary.as, `go install ${target}${toolchain} (${i + 1} of ${build.binaries.length})`, log, () =>
-        run('go', ['install', target], { env: { ...env, GOBIN: bin } }),
-      );
-      await rename(path.join(bin, path.basename(binary.pkg)), path.join(scratch, binary.as));
-    }
-    await rm(bin, { recursive: true, force: true });
+    if (build.asDependency) await buildAsDependency(scratch, build, env, toolchain, log);
+    else await buildWithInstall(scratch, build, env, toolchain, log);
     if (build.copies?.length) {
       const info = JSON.parse(await run('go', ['mod', 'download', '-json', `${build.module}@v${build.version}`], { env })) as { Dir?: string; Error?: string };
       if (!info.Dir) throw new Error(`go mod download ${build.module}@v${build.version}: ${info.Error ?? 'no module folder'}`);
@@ -67,4 +67,31 @@ export async function goBuildInto(targetDir: string, build: GoBuild): Promise<vo
     await rm(scratch, { recursive: true, force: true });
     throw err;
   }
+}
+
+async function buildWithInstall(scratch: string, build: GoBuild, env: NodeJS.ProcessEnv, toolchain: string, log: ProvisionLog): Promise<void> {
+  const bin = path.join(scratch, '.bin');
+  for (const [i, binary] of build.binaries.entries()) {
+    const target = `${build.module}/${binary.pkg}@v${build.version}`;
+    await buildWithHeartbeat(binary.as, `go install ${target}${toolchain} (${i + 1} of ${build.binaries.length})`, log, () =>
+      run('go', ['install', target], { env: { ...env, GOBIN: bin } }),
+    );
+    await rename(path.join(bin, path.basename(binary.pkg)), path.join(scratch, binary.as));
+  }
+  await rm(bin, { recursive: true, force: true });
+}
+
+async function buildAsDependency(scratch: string, build: GoBuild, env: NodeJS.ProcessEnv, toolchain: string, log: ProvisionLog): Promise<void> {
+  const mod = path.join(scratch, '.module');
+  await mkdir(mod);
+  await run('go', ['mod', 'init', 'durable-jobs-provision'], { env, cwd: mod });
+  for (const [i, binary] of build.binaries.entries()) {
+    const pkg = `${build.module}/${binary.pkg}`;
+    await buildWithHeartbeat(binary.as, `go get -tool ${pkg}@v${build.version} && go build${toolchain} (${i + 1} of ${build.binaries.length})`, log, async () => {
+      await run('go', ['get', '-tool', `${pkg}@v${build.version}`], { env, cwd: mod });
+      await run('go', ['build', '-o', path.join(scratch, binary.as), pkg], { env, cwd: mod });
+      return '';
+    });
+  }
+  await rm(mod, { recursive: true, force: true });
 }

@@ -1,7 +1,9 @@
-// `npm run provision`: makes sure the Temporal binaries are in the cache — the CLI, the test server, and
-// the native cluster's server, schema tool and UI server — and says where they came from.
+// `npm run provision`: makes sure the binaries are in the cache — the Temporal CLI, the test server,
+// the native cluster's server, schema tool and UI server, and Jaeger (the tracing test's backend) —
+// and says where they came from.
 import { loadConfig } from '../shared/config';
 import { describeRedacted } from '../shared/redact';
+import { provisionJaeger } from './jaeger';
 import { provisionTemporalCli } from './temporal-cli';
 import { provisionTemporalServer, provisionTemporalUi } from './temporal-server';
 import { createTimeSkippingEnv } from './test-server';
@@ -18,6 +20,8 @@ async function main(): Promise<void> {
   console.log(`Temporal server, schema tool and schema: ${server.value.server}, ${server.value.sqlTool}, ${server.value.schemaDir} (via ${server.route})`);
   const ui = await provisionTemporalUi({ ...config, log });
   console.log(`Temporal UI server: ${ui.value.uiServer} (via ${ui.route})`);
+  const jaeger = await provisionJaeger({ ...config, log });
+  console.log(`Jaeger: ${jaeger.value} (via ${jaeger.route})`);
 }
 
 main().catch((err) => {

@@ -39,4 +39,12 @@ export const versions = {
   temporalUi: '2.42.1',
   /** Go module of the UI server; its `cmd/server` embeds the UI build, its `config/` is the image's config. */
   temporalUiModule: 'github.com/temporalio/ui-server/v2',
+  /**
+   * Jaeger, the trace backend the tracing test exports to and queries (`npm run jaeger` for a local
+   * one): its v2 binary (an OpenTelemetry Collector distribution), which the Go module publishes
+   * under v1 tags; v1.76.0 is Jaeger 2.13.0. Built with `go install` on the installed Go.
+   */
+  jaeger: '1.76.0',
+  /** Go module of Jaeger; its `cmd/jaeger` is the v2 all-in-one binary. */
+  jaegerModule: 'github.com/jaegertracing/jaeger',
 } as const;

@@ -18,7 +18,8 @@ export const testPostgresUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://post
 export const postgresSkip: { reason?: string } = {};
 
 let reachable: Promise<boolean> | undefined;
-async function postgresReachable(): Promise<boolean> {
+/** Whether the PostgreSQL of {@link testPostgresUrl} answers; when not, {@link postgresSkip} says why. */
+export async function postgresReachable(): Promise<boolean> {
   reachable ??= (async () => {
     const client = new pg.Client({ connectionString: testPostgresUrl, connectionTimeoutMillis: 2000 });
     try {

@@ -15,17 +15,17 @@ import { createWorker, type CreatedWorker } from '../../src/worker/create-worker
 import { startTracing, type WorkerTracing } from '../../src/worker/tracing';
 import { deadLetterEntries, waitFor } from '../helpers/dlq';
 import { startDevServerEnv, uniqueId } from '../helpers/env';
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver';
+import { startTestJaeger, type TestJaeger } from '../helpers/jaeger';
+import type { ReceivedSpan } from '../helpers/otlp-spans';
 
 // A payment to an account that does not exist fails its capture, is compensated (the hold is
-// released), dead-lettered, then redriven with the right account. The worker exports its spans
-// over OTLP/HTTP (JSON) to a receiver in this test: a real Jaeger would have to be built from
-// source with `go install` (its v2 module and the collector's, several minutes of a 2-core machine
-// busy with CI), so the receiver stands in for the backend and decodes what any backend is sent.
+// released), dead-lettered, then redriven with the right account. The worker and the client export
+// their spans over OTLP/HTTP to a real Jaeger (v2, built with `go install` by `npm run provision`),
+// and the test reads them back through Jaeger's query API, as a person's UI would.
 describe('OpenTelemetry traces of a job, through its failure, DLQ and redrive (real dev server)', function () {
   this.timeout(240_000);
   let env: TestWorkflowEnvironment;
-  let receiver: OtlpReceiver;
+  let jaeger: TestJaeger;
   let tracing: WorkerTracing;
   let created: CreatedWorker;
   const saved = { ...process.env };
@@ -39,19 +39,20 @@ describe('OpenTelemetry traces of a job, through its failure, DLQ and redrive (r
       logs.push({ level, message, meta });
       log(level, message, meta);
     };
-    receiver = await startOtlpReceiver();
-    Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_SERVICE_NAME: 'tracing-test' });
+    jaeger = await startTestJaeger();
+    Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpUrl, OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_SERVICE_NAME: 'tracing-test' });
     tracing = startTracing();
     env = await startDevServerEnv();
   });
   after(async () => {
     await created?.close();
     await env?.teardown();
-    await receiver?.close();
+    await jaeger?.close();
     process.env = saved;
   });
 
   it('one trace from the caller\'s span through every attempt, linked from the redrive, with job attributes and no payload value', async () => {
+    const since = new Date();
     const taskQueue = uniqueId('traced');
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'traced-'));
     created = await createWorker({ ...builtInWorker, config: loadConfig({ temporalAddress: env.address, taskQueue, dataDir }, {}), seed: true });
@@ -76,7 +77,7 @@ describe('OpenTelemetry traces of a job, through its failure, DLQ and redrive (r
       await env.client.workflow.getHandle(id, redriven.runId).result();
       await tracing.flush();
       const spans = await waitFor(
-        async () => receiver.spans,
+        async () => jaeger.search('tracing-test', since),
         (all) => all.filter((s) => s.name === 'RunWorkflow:processPaymentWorkflow').length >= 2 && all.some((s) => s.name === 'RedriveJob'),
         30_000,
       );
@@ -107,6 +108,10 @@ describe('OpenTelemetry traces of a job, through its failure, DLQ and redrive (r
       const reserve = one('RunActivity:reserveFunds', failedTrace);
       const ledger = byName('ledger.transaction', failedTrace).find((s) => s.parentSpanId === reserve.spanId);
       assert.ok(ledger, 'the ledger transaction is a child of its attempt');
+
+      // Jaeger holds the trace under its ID, and a search by the job's ID finds it (docs/operations.md).
+      assert.ok((await jaeger.trace(failedTrace)).some((s) => s.name === 'RunActivity:capturePayment'), 'the failed run\'s trace, by its ID');
+      assert.ok((await jaeger.traceIdsTagged('tracing-test', 'job.id', id)).includes(failedTrace), 'a search by job.id finds the failed run\'s trace');
 
       // The redrive starts a run linked to the failed one.
       const redrive = one('RedriveJob');
