@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Catalog } from '../catalog/catalog';
 import type { JobFairness } from '../catalog/job-fairness';
+import { readJobPause } from '../catalog/read-pause';
 import { startJob } from '../catalog/start-job';
 import { validatePayload } from '../catalog/validate';
 import { ErrorType, JobsError, describe, nonRetryable, retryable } from '../shared/errors';
@@ -61,8 +62,11 @@ export function createWindowActivities({ client, taskQueue, catalog }: WindowDep
       }
       const signal = Context.current().cancellationSignal;
       try {
+        // A paused type's window job starts knowing it, as an enqueue's does (read uncached: a
+        // window closes once, and a pause that came during it must hold its job).
+        const paused = await client.withAbortSignal(signal, () => readJobPause(client, taskQueue, input.type));
         await client.withAbortSignal(signal, () =>
-          startJob(client, { definition, id: input.id, payload, taskQueue, priority: input.priority, fairness: input.fairness, delayMs: input.delayMs, createdAt: input.createdAt, mode: 'enqueue' }),
+          startJob(client, { definition, id: input.id, payload, taskQueue, priority: input.priority, fairness: input.fairness, delayMs: input.delayMs, createdAt: input.createdAt, mode: 'enqueue', paused }),
         );
         return { started: true };
       } catch (err) {

@@ -186,6 +186,32 @@ describe('jobctl pause / resume on a real server', function () {
     await jobs!.schedules.delete(during);
   });
 
+  it('a debounced and a deduplicated job of a paused type start knowing the pause and wait; both run once after the resume', async () => {
+    const { worker } = await setup();
+    await worker();
+    const paused = await jobs!.pauses.pause('noop', { settleMs: 0 });
+    // The windows start their jobs from the worker (a debounce always; a dedupe when its window
+    // answers first): each start must carry the pause, like an enqueue's.
+    const key = uniqueId('key');
+    const debounced = (await jobs!.enqueue('noop', {}, { debounce: { key, delay: '500ms' } })).id;
+    const deduped = await Promise.all(Array.from({ length: 5 }, () => jobs!.enqueue('noop', {}, { dedupe: { key, ttl: '1m' } })));
+    const dedupedId = deduped[0]!.id;
+    assert.equal(new Set(deduped.map((d) => d.id)).size, 1);
+    for (const id of [debounced, dedupedId]) {
+      await until(`${id} started`, async () => (await jobs!.get(id)).status !== 'scheduled', 20_000);
+    }
+    await new Promise((r) => setTimeout(r, 3000));
+    for (const id of [debounced, dedupedId]) {
+      assert.equal(localAttempts(await history(id)), 0, `${id} started no attempt while paused`);
+      assert.deepEqual((await jobs!.get(id)).paused, paused.pause, `${id} shows the pause`);
+    }
+    await jobs!.pauses.resume('noop', { settleMs: 0 });
+    for (const id of [debounced, dedupedId]) {
+      assert.deepEqual(await jobs!.result(id), { attempt: 1 }, `${id} ran once after the resume`);
+      assert.equal(localAttempts(await history(id)), 1);
+    }
+  });
+
   it('a job that never met a pause records no pause-gate marker and no signal; the figures of both', async () => {
     const { worker } = await setup();
     await worker();
