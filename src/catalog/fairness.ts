@@ -3,6 +3,7 @@ import type { temporal } from '@temporalio/proto';
 import type { JobDefinition } from './define-job';
 import { maxFairnessKeyBytes, maxFairnessWeight, minFairnessWeight, type JobFairness } from './job-fairness';
 import { InvalidOptionError, InvalidPayloadError, describe, type FieldIssue } from '../shared/errors';
+import { shownValue } from '../shared/shown-value';
 
 /** The fairness fields of an enqueue (`EnqueueOptions`, a schedule's options). */
 export interface FairnessOptions {
@@ -12,12 +13,19 @@ export interface FairnessOptions {
   fairnessWeight?: number;
 }
 
+/** C0 and C1 control characters, DEL, and the Unicode line and paragraph separators. */
+const controlCharacter = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
+
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** What is wrong with a fairness key, if anything. */
 export function fairnessKeyProblem(key: unknown): string | undefined {
-  if (typeof key !== 'string' || key.length === 0) return `must be a non-empty string, got ${shown(key)}`;
+  if (typeof key !== 'string' || key.length === 0) return `must be a non-empty string, got ${shownValue(key)}`;
   if (loneSurrogate.test(key)) return 'is not valid Unicode text (a lone surrogate)';
+  // Shown by jobctl status and in the console: a line break in it could forge a line.
+  const control = controlCharacter.exec(key);
+  if (control) return `must not contain control characters or line breaks, got U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} at index ${control.index}`;
+  if (key.trim().length === 0) return 'must not be only whitespace';
   const bytes = Buffer.byteLength(key);
   if (bytes > maxFairnessKeyBytes) return `must be at most ${maxFairnessKeyBytes} bytes of UTF-8 (Temporal's limit), got ${bytes}`;
   return undefined;
@@ -26,13 +34,9 @@ export function fairnessKeyProblem(key: unknown): string | undefined {
 /** What is wrong with a fairness weight, if anything. */
 export function fairnessWeightProblem(weight: unknown): string | undefined {
   if (typeof weight === 'number' && Number.isFinite(weight) && weight >= minFairnessWeight && weight <= maxFairnessWeight) return undefined;
-  return `must be a number from ${minFairnessWeight} to ${maxFairnessWeight} (Temporal's range), got ${shown(weight)}`;
+  return `must be a number from ${minFairnessWeight} to ${maxFairnessWeight} (Temporal's range), got ${shownValue(weight)}`;
 }
 
-function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
-}
 
 /** The issues of an enqueue's fairness options, named by field. */
 export function fairnessOptionIssues(options: FairnessOptions): FieldIssue[] {
@@ -59,9 +63,9 @@ export function derivedFairness(definition: JobDefinition, payload: unknown): Jo
   }
   if (fairness === undefined) return undefined;
   const keyProblem = fairnessKeyProblem(fairness?.key);
-  if (keyProblem) throw new InvalidPayloadError(definition.type, [{ path: 'payload', message: `the job type's fairness gave the key ${shown(fairness?.key)}, which ${keyProblem}` }]);
+  if (keyProblem) throw new InvalidPayloadError(definition.type, [{ path: 'payload', message: `the job type's fairness gave the key ${shownValue(fairness?.key)}, which ${keyProblem}` }]);
   const weightProblem = fairness.weight === undefined ? undefined : fairnessWeightProblem(fairness.weight);
-  if (weightProblem) throw new InvalidPayloadError(definition.type, [{ path: 'payload', message: `the job type's fairness gave the weight ${shown(fairness.weight)}, which ${weightProblem}` }]);
+  if (weightProblem) throw new InvalidPayloadError(definition.type, [{ path: 'payload', message: `the job type's fairness gave the weight ${shownValue(fairness.weight)}, which ${weightProblem}` }]);
   return fairness.weight === undefined ? { key: fairness.key } : { key: fairness.key, weight: fairness.weight };
 }
 

@@ -1,5 +1,6 @@
 import type { JobDefinition } from './define-job';
 import type { CatalogProblem } from './preset-problems';
+import { shownValue } from '../shared/shown-value';
 
 /**
  * What is wrong with a job type's `limits.ratePerKey`: a rate the Temporal server enforces on the
@@ -11,7 +12,7 @@ export function ratePerKeyProblems(d: JobDefinition, at: string): CatalogProblem
   const rate = d.limits?.ratePerKey;
   if (rate === undefined) return [];
   const path = `${at}.limits.ratePerKey`;
-  if (!(typeof rate === 'number' && Number.isFinite(rate) && rate > 0)) return [{ path, message: `must be a number of starts per second per key, more than 0, got ${JSON.stringify(rate) ?? String(rate)}` }];
+  if (!(typeof rate === 'number' && Number.isFinite(rate) && rate > 0)) return [{ path, message: `must be a number of starts per second per key, more than 0, got ${shownValue(rate)}` }];
   if (!d.queue) return [{ path, message: 'needs a task queue of the job type\'s own (queue: { name }): the server applies the rate to a whole queue\'s fairness keys, and on the shared queue it would limit every other type\'s jobs too' }];
   if (d.activity === 'local') return [{ path, message: "needs regular activities (activity: 'regular'): local activities never reach the task queue the server rate-limits" }];
   return [];

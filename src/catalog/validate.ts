@@ -8,6 +8,7 @@ import { mergePatch } from '../shared/merge-patch';
 import { omitKeys, parseTolerant, type UnknownKeys } from './unknown-keys';
 import { jobIdPattern, maxDelayMs, maxJobIdLength, maxPayloadBytes } from '../shared/limits';
 import { InvalidOptionError, InvalidPayloadError, UnknownJobTypeError, issuesFromZod, type FieldIssue } from '../shared/errors';
+import { shownValue } from '../shared/shown-value';
 
 /** Checks that `type` is one of the catalog's; throws {@link UnknownJobTypeError} otherwise. */
 export function assertJobType<S extends PayloadSchemas>(catalog: Catalog<S>, type: string): asserts type is keyof S & string {
@@ -106,7 +107,7 @@ export function validateOptions(options: { id?: string; delay?: Duration; priori
   const issues: FieldIssue[] = fairnessOptionIssues(options);
   const { id, delay, priority } = options;
   if (priority !== undefined && !(Number.isInteger(priority) && priority >= 1 && priority <= 5)) {
-    issues.push({ path: 'priority', message: `must be a whole number from 1 (highest) to 5 (lowest), got ${JSON.stringify(priority)}` });
+    issues.push({ path: 'priority', message: `must be a whole number from 1 (highest) to 5 (lowest), got ${shownValue(priority)}` });
   }
   if (id !== undefined && (typeof id !== 'string' || id.length > maxJobIdLength || !jobIdPattern.test(id))) {
     issues.push({ path: 'id', message: `must be 1 to ${maxJobIdLength} characters of A-Z, a-z, 0-9 and . _ : @ / + = -` });
@@ -117,7 +118,7 @@ export function validateOptions(options: { id?: string; delay?: Duration; priori
       delayMs = msToNumber(delay);
       if (!Number.isFinite(delayMs) || delayMs < 0) throw new RangeError();
     } catch {
-      issues.push({ path: 'delay', message: `must be a duration such as 30s, 5m or 1500 (ms), got ${JSON.stringify(delay)}` });
+      issues.push({ path: 'delay', message: `must be a duration such as 30s, 5m or 1500 (ms), got ${shownValue(delay)}` });
     }
     if (delayMs !== undefined && delayMs > maxDelayMs) issues.push({ path: 'delay', message: 'must be at most 365 days' });
   }

@@ -3,6 +3,7 @@ import { msToNumber } from '../shared/sdk-internals';
 import { jobIdPattern, maxDelayMs, maxJobIdLength } from '../shared/limits';
 import type { FieldIssue } from '../shared/errors';
 import { maxWindowKeyLength } from './window-ids';
+import { shownValue } from '../shared/shown-value';
 
 /** Option of `enqueue`: collapse the enqueues of one key that come close together into one job. */
 export interface DebounceOptions {
@@ -101,7 +102,7 @@ function checkDuration(path: string, value: unknown, issues: FieldIssue[]): numb
   if (value === undefined) {
     issues.push({ path, message: 'is required: a duration such as 30s, 5m or 1500 (ms)' });
   } else if (!Number.isFinite(ms) || ms <= 0) {
-    issues.push({ path, message: `must be a duration of more than 0, such as 30s, 5m or 1500 (ms), got ${JSON.stringify(value)}` });
+    issues.push({ path, message: `must be a duration of more than 0, such as 30s, 5m or 1500 (ms), got ${shownValue(value)}` });
   } else if (ms > maxDelayMs) {
     issues.push({ path, message: 'must be at most 365 days' });
   } else return ms;

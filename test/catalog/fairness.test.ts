@@ -64,6 +64,11 @@ describe('fairness keys and weights', () => {
     rejects(prepare({ fairnessKey: '' }), InvalidOptionError, /fairnessKey: must be a non-empty string/);
     rejects(prepare({ fairnessKey: 'é'.repeat(33) }), InvalidOptionError, /fairnessKey: must be at most 64 bytes of UTF-8 \(Temporal's limit\), got 66/);
     rejects(prepare({ fairnessKey: 'a\uD800' }), InvalidOptionError, /fairnessKey: is not valid Unicode text/);
+    rejects(prepare({ fairnessKey: 'evil\nstatus:      failed' }), InvalidOptionError, /fairnessKey: must not contain control characters or line breaks, got U\+000A at index 4/);
+    for (const key of ['a\rb', 'a\u0000', 'a\u001b[31m', 'a\u007f', 'a\u0085', 'a\u2028']) rejects(prepare({ fairnessKey: key }), InvalidOptionError, /fairnessKey: must not contain control characters/);
+    rejects(prepare({ fairnessKey: '   ' }), InvalidOptionError, /fairnessKey: must not be only whitespace/);
+    assert.doesNotThrow(prepare({ fairnessKey: 'tenant a' }));
+    rejects(prepare({ fairnessWeight: Number.NaN, fairnessKey: 'a' }), InvalidOptionError, /fairnessWeight: .*got NaN/);
     assert.doesNotThrow(prepare({ fairnessKey: 'x'.repeat(64) }));
     for (const weight of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 1000.5, 0.0009, '2']) {
       rejects(prepare({ fairnessWeight: weight }), InvalidOptionError, /fairnessWeight: must be a number from 0\.001 to 1000 \(Temporal's range\)/);
