@@ -5,7 +5,7 @@ import type { Catalog, PayloadSchemas } from '../catalog/catalog';
 import { NoCatalogError } from '../catalog/catalog-error';
 import { createdAtOf, readCreatedAt } from '../catalog/created-at';
 import { loadConfig, type Config, type ConfigOverrides } from '../shared/config';
-import { IdConflictError, JobClosedError, JobNotFoundError, UnreachableError } from '../shared/errors';
+import { IdConflictError, JobClosedError, JobNotFoundError, JobNotStartedError, UnreachableError } from '../shared/errors';
 import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import { payloadHash } from '../shared/payload-hash';
 import { dataConverterFor } from '../shared/data-converter';
@@ -21,7 +21,7 @@ import { JobPauses } from './job-pauses';
 import { payloadHashMemoKey, startJob } from '../catalog/start-job';
 import { prepareJob, type PreparedJob } from '../catalog/prepare-job';
 import type { DebounceOptions, DedupeOptions } from '../catalog/window-options';
-import { enqueueDebounced, pendingDebouncedRecord } from './debounce';
+import { enqueueDebounced, pendingDebounceWindow, pendingDebouncedRecord } from './debounce';
 import { enqueueDeduped } from './dedupe';
 import { prepareMany, startMany, type EnqueueManyItem, type EnqueueManyOptions, type EnqueueManyResult } from './enqueue-many';
 import { clientTracingInterceptors, type JobClientTracingOptions } from './tracing';
@@ -274,7 +274,7 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
   /**
    * Asks a job to stop. Its current attempt is cancelled, completed steps are compensated, and the
    * job ends as cancelled (not dead-lettered). Throws {@link JobClosedError} for a job that has
-   * already finished.
+   * already finished, and {@link JobNotStartedError} for a debounced job whose window is still open.
    */
   async cancel(id: string): Promise<void> {
     await this.notFoundAs(id, async () => {
@@ -285,6 +285,9 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
       const report = cancelReport(description);
       if (report && report.attempts > 0) await handle.signal(cancelRequestedSignal, report);
       await handle.cancel();
+    }).catch(async (err: unknown) => {
+      const window = err instanceof JobNotFoundError ? await pendingDebounceWindow(this.temporal, id) : undefined;
+      throw window && !window.closed ? new JobNotStartedError(id, window.firesAt) : err;
     });
   }
 

@@ -25,6 +25,8 @@ export const ErrorType = {
   JobNotFound: 'jobs:job-not-found',
   /** The job has already finished. */
   JobClosed: 'jobs:job-closed',
+  /** The job has an ID but has not started: a debounced job whose window is still open. */
+  JobNotStarted: 'jobs:job-not-started',
   /** An unclassified error thrown by an activity: retried on the job's schedule. */
   Unexpected: 'jobs:unexpected',
   /**
@@ -181,6 +183,20 @@ export class JobClosedError extends JobsError {
     readonly status: string,
   ) {
     super(ErrorType.JobClosed, `job "${jobId}" has already ${status === 'completed' ? 'completed' : `ended (${status})`}; there is nothing to cancel`);
+  }
+}
+
+/**
+ * A debounced job whose window still collects enqueues: it has its ID, but no workflow yet, so
+ * there is nothing to cancel. It can be cancelled once its window has closed and it has started.
+ */
+export class JobNotStartedError extends JobsError {
+  constructor(
+    readonly jobId: string,
+    /** When its window closes if no more enqueues come (ISO 8601), when known. */
+    readonly startsAt?: string,
+  ) {
+    super(ErrorType.JobNotStarted, `job "${jobId}" has not started: its debounce window is still collecting enqueues${startsAt ? ` (it closes at ${startsAt} if no more come)` : ''}; cancel it once it has started`);
   }
 }
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import { createActivities } from '../../src/activities';
 import { debounceWorkflowId, dedupeWorkflowId } from '../../src/catalog/window-ids';
 import { JobClient } from '../../src/client/job-client';
+import { JobNotFoundError, JobNotStartedError } from '../../src/shared/errors';
 import { catalog } from '../../src/jobs/catalog';
 import { createTestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId, type JobsTestEnv } from '../helpers/env';
 import { testActivityDeps } from '../helpers/worker';
@@ -81,6 +82,28 @@ describe('debounce and dedupe windows (real dev server)', function () {
       assert.deepEqual(await jobs.result(after.id), { attempt: 1 });
       assert.equal((await jobs.get(id)).status, 'completed');
     });
+  });
+
+  it('cancelling a debounced job whose window is open says it has not started and when its window closes; once started it cancels', async () => {
+    const { worker, jobs, key } = await setUp();
+    await worker.runUntil(async () => {
+      const { id } = await jobs.enqueue('noop', { failAttempts: 3 }, { debounce: { key, delay: '2s' } });
+      await assert.rejects(jobs.cancel(id), (err: unknown) => {
+        assert.ok(err instanceof JobNotStartedError, String(err));
+        assert.equal(err.type, 'jobs:job-not-started');
+        assert.match(err.message, /has not started: its debounce window is still collecting enqueues \(it closes at \d{4}-\d\d-\d\dT/);
+        return true;
+      });
+      for (let i = 0; i < 100 && (await jobs.get(id)).status === 'scheduled'; i++) await sleep(100);
+      await jobs.cancel(id);
+      for (let i = 0; i < 100 && (await jobs.get(id)).status !== 'cancelled'; i++) await sleep(100);
+      assert.equal((await jobs.get(id)).status, 'cancelled');
+    });
+  });
+
+  it('refuses to cancel an ID that names no job and no open window, as not found', async () => {
+    const { worker, jobs, key } = await setUp();
+    await worker.runUntil(() => assert.rejects(jobs.cancel(`noop:debounce:${key}:00000000-0000-4000-8000-000000000000`), (err: unknown) => err instanceof JobNotFoundError));
   });
 
   it('a debounced and a deduplicated job run with the fairness key and weight their enqueue gave', async () => {
