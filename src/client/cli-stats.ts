@@ -8,7 +8,7 @@ import { jobStats, type JobStats } from './job-stats';
 export function addStatsCommand(program: Command): void {
   program
     .command('stats')
-    .description('Count jobs per type (backlog, running, completed, failed, dead-lettered) and the task queue backlog')
+    .description('Count jobs per type (backlog, waiting for a concurrency slot, running, completed, failed, dead-lettered) and the task queue backlog')
     .option('--json', 'print as JSON')
     .action(async (opts: { json?: boolean }) => {
       const stats = await withClient((client) => jobStats(client), 'optional');
@@ -19,7 +19,7 @@ export function addStatsCommand(program: Command): void {
 /** The table, then one line per side of the task queue. */
 export function formatStats(stats: JobStats): string {
   const rows = stats.types.map((t) => ({ ...t, 'dead-lettered': t.deadLettered }));
-  const table = formatTable(rows, ['type', 'backlog', 'running', 'completed', 'failed', 'dead-lettered']);
+  const table = formatTable(rows, ['type', 'backlog', 'waiting', 'running', 'completed', 'failed', 'dead-lettered']);
   const queues = stats.queues.flatMap(({ taskQueue, backlog }) => [
     `task queue ${taskQueue}:`,
     ...backlog.map((q) => `  ${q.queueType} tasks waiting: ${q.count}${q.count > 0 ? ` (oldest ${q.ageSeconds.toFixed(1)}s)` : ''}`),

@@ -12,8 +12,10 @@ export interface JobTypeStats {
   type: string;
   /** Jobs enqueued with a delay that has not passed yet: waiting to start. */
   backlog: number;
-  /** Jobs due or in progress (including those waiting out a retry delay). */
+  /** Jobs due or in progress (including those waiting out a retry delay), not those waiting for a concurrency slot. */
   running: number;
+  /** Open jobs waiting for a slot under the type's concurrency limit (`limits.concurrencyPerKey`): neither backlog nor running. */
+  waiting: number;
   /** Runs completed, within the namespace's retention. */
   completed: number;
   /** Runs failed, within the namespace's retention (a redriven job's failed run still counts). */
@@ -89,6 +91,8 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
     taskQueue: jobs.taskQueue,
     types: types.map((t) => ({
       ...t,
+      // The limiter's count is read beside the visibility counts: held within what is open.
+      ...waitingFor(t, limited),
       deadLettered: t.type === '*' ? Object.values(deadLetters).reduce((n, c) => n + c['dead-lettered'], 0) : (deadLetters[t.type]?.['dead-lettered'] ?? 0),
     })),
     queue: queues[0]!.backlog,
@@ -97,4 +101,10 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
     limited,
     rateLimited,
   };
+}
+
+/** A type's running count split into running and waiting for a slot. */
+function waitingFor(t: { type: string; running: number }, limited: LimitedType[]): { running: number; waiting: number } {
+  const waiting = Math.min(t.running, limited.find((l) => l.type === t.type)?.waiting ?? 0);
+  return { running: t.running - waiting, waiting };
 }

@@ -112,7 +112,13 @@ describe('concurrency per key: at most N jobs of a key run at once across worker
       const limited = (await jobStats(client)).limited.find((l) => l.type === 'tenant-work');
       return limited !== undefined && limited.limit === 2 && limited.running === 2 && limited.waiting >= 1 && limited.keys === 1;
     }, 30_000);
-    assert.match(formatStats(await jobStats(client)), /limited tenant-work \(at most 2 at once per key\): 2 running, \d waiting for a slot over 1 key\(s\)/);
+    const stats = await jobStats(client);
+    assert.match(formatStats(stats), /limited tenant-work \(at most 2 at once per key\): 2 running, \d waiting for a slot over 1 key\(s\)/);
+    // The type's row counts the jobs waiting for a slot apart from those running.
+    const row = stats.types.find((t) => t.type === 'tenant-work')!;
+    const limitedNow = stats.limited.find((l) => l.type === 'tenant-work')!;
+    assert.equal(row.waiting, limitedNow.waiting, 'waiting in the row is the limiter\'s waiting');
+    assert.ok(row.running <= jobs.length - row.waiting, `running ${row.running} excludes the ${row.waiting} waiting`);
 
     // Kill the worker that runs an attempt (any of the three that does), mid-step.
     const victimLine = await (async () => {
