@@ -20,6 +20,8 @@ export default tseslint.config(
   }),
   // The external project's workflow code (test/fixtures/external-project), held to the rules as a user's is: the defaults.
   workflowCodeRules({ files: ['test/fixtures/external-project/src/workflows/**/*.ts', 'test/fixtures/external-project/src/jobs/**/*.ts'] }),
+  // The bench's user-defined job type (bench/activity): its workflow and definition, with the defaults a user gets.
+  workflowCodeRules({ files: ['bench/activity/workflows.ts', 'bench/activity/greet.ts'] }),
   {
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

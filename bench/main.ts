@@ -1,13 +1,14 @@
 // `npm run bench`: how fast jobs move, against plain Temporal and the server's ceiling.
-// Runs each scenario on a fresh server, interleaved (ceiling, baseline, ours, ours-failures, then
-// again), so that every ratio compares runs that saw the same machine load. See docs/performance.md.
+// Runs each scenario on a fresh server, interleaved (ceiling, baseline, ours, ours-failures,
+// activity, ours-activity, then again), so that every ratio compares runs that saw the same machine
+// load. See docs/performance.md.
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { provisionTemporalCli } from '../src/provision/temporal-cli';
 import { loadConfig } from '../src/shared/config';
-import { formatReport, ratios, summarise, type BenchReport } from './report';
+import { formatReport, ratios, rssRatios, summarise, type BenchReport } from './report';
 import { runScenario, stopCurrentRun, type RunResult } from './run';
 import { defaultScenarios, scenarioNames, scenarios, type ScenarioName } from './scenarios';
 import { repoRoot } from './workers';
@@ -88,6 +89,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     options: { ...options },
     summaries: summarise(runs),
     ratios: ratios(runs),
+    rssRatios: rssRatios(runs),
     runs,
   });
   await mkdir(path.dirname(options.out), { recursive: true });

@@ -34,6 +34,8 @@ export interface BenchReport {
   options: Record<string, unknown>;
   summaries: ScenarioSummary[];
   ratios: Ratio[];
+  /** Our worker's peak RSS over the plain worker's on the same server kind, repeat by repeat. */
+  rssRatios: Ratio[];
   runs: RunResult[];
 }
 
@@ -68,28 +70,50 @@ export function summarise(runs: RunResult[]): ScenarioSummary[] {
   });
 }
 
-/** ours/baseline, ours/ceiling (and the same for ours-failures and ours-eager), repeat by repeat. */
-export function ratios(runs: RunResult[]): Ratio[] {
-  const pairs = [
-    ['ours', 'baseline'],
-    ['ours', 'ceiling'],
-    ['ours-failures', 'baseline'],
-    ['ours-failures', 'ceiling'],
-    ['ours-eager', 'ours'],
-    ['ours-eager', 'baseline'],
-    ['ours-eager', 'ceiling'],
-  ] as const;
+/** The scenario pairs whose throughput is compared: ours against plain Temporal, and the eager start against ours. */
+const throughputPairs = [
+  ['ours', 'baseline'],
+  ['ours', 'ceiling'],
+  ['ours-failures', 'baseline'],
+  ['ours-failures', 'ceiling'],
+  ['ours-activity', 'activity'],
+  ['ours-eager', 'ours'],
+  ['ours-eager', 'baseline'],
+  ['ours-eager', 'ceiling'],
+] as const;
+
+/** Our workers against the plain worker (bench/plain/worker.ts) on the same server kind, for peak RSS. */
+const rssPairs = [
+  ['ours', 'ceiling'],
+  ['ours-failures', 'ceiling'],
+  ['ours-activity', 'activity'],
+  ['ours-eager', 'ceiling'],
+] as const;
+
+/** a/b of one measure for each pair, taken within each repeat; the median and range over repeats. */
+function pairRatios(runs: RunResult[], pairs: readonly (readonly [string, string])[], measure: (r: RunResult) => number | null): Ratio[] {
   const out: Ratio[] = [];
   for (const [a, b] of pairs) {
     const values: number[] = [];
     for (const repeat of new Set(runs.map((r) => r.repeat))) {
       const x = runs.find((r) => r.scenario === a && r.repeat === repeat);
       const y = runs.find((r) => r.scenario === b && r.repeat === repeat);
-      if (x && y) values.push(x.throughput / y.throughput);
+      const [mx, my] = [x && measure(x), y && measure(y)];
+      if (typeof mx === 'number' && typeof my === 'number' && my > 0) values.push(mx / my);
     }
     if (values.length) out.push({ name: `${a}/${b}`, ...spread(values) });
   }
   return out;
+}
+
+/** ours/baseline, ours/ceiling, ours-activity/activity (and the same for ours-failures and ours-eager): throughput, repeat by repeat. */
+export function ratios(runs: RunResult[]): Ratio[] {
+  return pairRatios(runs, throughputPairs, (r) => r.throughput);
+}
+
+/** Our worker's peak RSS over the plain worker's in the same repeat (ours/ceiling, ours-activity/activity, …). */
+export function rssRatios(runs: RunResult[]): Ratio[] {
+  return pairRatios(runs, rssPairs, (r) => r.workerPeakRssMb);
 }
 
 const f = (v: number | null, digits = 1) => (v === null || Number.isNaN(v) ? '-' : v.toFixed(digits));
@@ -110,6 +134,8 @@ export function formatReport(report: BenchReport): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   const lines = [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ''];
-  for (const r of report.ratios) lines.push(`${r.name.padEnd(24)} ${f(r.median, 2)} (${f(r.min, 2)}-${f(r.max, 2)})`);
+  for (const r of report.ratios) lines.push(`${r.name.padEnd(28)} ${f(r.median, 2)} (${f(r.min, 2)}-${f(r.max, 2)})`);
+  if (report.rssRatios.length) lines.push('', 'worker peak RSS, ours / plain worker:');
+  for (const r of report.rssRatios) lines.push(`${`RSS ${r.name}`.padEnd(28)} ${f(r.median, 2)} (${f(r.min, 2)}-${f(r.max, 2)})`);
   return lines.join('\n');
 }

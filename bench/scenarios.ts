@@ -3,12 +3,13 @@ import { JobClient } from '../src/client/job-client';
 import type { ServerKind } from './servers';
 import type { WorkerKind } from './workers';
 import { catalog } from '../src/jobs/catalog';
+import { catalog as activityCatalog } from './activity/catalog';
 
 /** The scenarios `npm run bench` knows, in the order it interleaves them. */
-export const scenarioNames = ['ceiling', 'baseline', 'ours', 'ours-failures', 'ours-eager'] as const;
+export const scenarioNames = ['ceiling', 'baseline', 'ours', 'ours-failures', 'activity', 'ours-activity', 'ours-eager'] as const;
 
 /** The scenarios a plain `npm run bench` runs; `ours-eager` is asked for by name. */
-export const defaultScenarios: readonly ScenarioName[] = ['ceiling', 'baseline', 'ours', 'ours-failures'];
+export const defaultScenarios: readonly ScenarioName[] = ['ceiling', 'baseline', 'ours', 'ours-failures', 'activity', 'ours-activity'];
 
 /** A scenario's name. */
 export type ScenarioName = (typeof scenarioNames)[number];
@@ -49,6 +50,15 @@ async function jobClient(address: string, taskQueue: string, payload: (index: nu
   };
 }
 
+/** A user-defined job type through our client: `enqueue('greet', …)` on bench/activity's catalog. */
+async function activityJobClient(address: string, taskQueue: string): Promise<ScenarioClient> {
+  const jobs = await JobClient.connect({ catalog: activityCatalog, temporalAddress: address, namespace: 'default', taskQueue });
+  return {
+    enqueue: async (id) => void (await jobs.enqueue('greet', { name: 'Temporal' }, { id })),
+    close: () => jobs.close(),
+  };
+}
+
 /** Every scenario, by name. */
 export const scenarios: Record<ScenarioName, Scenario> = {
   ceiling: {
@@ -78,6 +88,20 @@ export const scenarios: Record<ScenarioName, Scenario> = {
     server: 'npm-start',
     worker: 'ours',
     connect: (address, taskQueue) => jobClient(address, taskQueue, (index) => (index % 10 === 9 ? { failAttempts: 1 } : {})),
+  },
+  activity: {
+    name: 'activity',
+    description: 'samples-style workflow + regular activity, default worker options, on a fresh server configured as npm start configures it',
+    server: 'npm-start',
+    worker: 'plain',
+    connect: (address, taskQueue) => plainClient(address, (c, id) => c.workflow.start('greetWorkflow', { taskQueue, workflowId: id, args: ['Temporal'] })),
+  },
+  'ours-activity': {
+    name: 'ours-activity',
+    description: 'a user-defined job type with one regular activity (bench/activity), through JobClient and the library\'s worker, on a server configured as npm start configures it',
+    server: 'npm-start',
+    worker: 'ours-activity',
+    connect: (address, taskQueue) => activityJobClient(address, taskQueue),
   },
   'ours-eager': {
     name: 'ours-eager',

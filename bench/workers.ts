@@ -15,7 +15,16 @@ export type WorkerKind =
   /** bench/plain/worker.ts: the samples-style application with the SDK's default options. */
   | 'plain'
   /** bench/eager-worker.ts: our worker with the enqueuing client in its process (eager workflow start). */
-  | 'ours-eager';
+  | 'ours-eager'
+  /** bench/activity/worker.ts: the library's worker over a user-defined catalog (one job type, one regular activity), as a team's worker.ts runs it. */
+  | 'ours-activity';
+
+/** The TypeScript entry point (run through tsx) of each worker that is not `npm run worker`'s. */
+const tsWorkers: Record<Exclude<WorkerKind, 'ours'>, string> = {
+  plain: 'plain/worker.ts',
+  'ours-eager': 'eager-worker.ts',
+  'ours-activity': 'activity/worker.ts',
+};
 
 /** A worker running in its own process. */
 export interface BenchWorker {
@@ -49,7 +58,7 @@ export async function startBenchWorker(launch: WorkerLaunch): Promise<BenchWorke
     if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first (npm run bench does)`);
     args = [...profile, main];
   } else {
-    args = [...profile, '--import', 'tsx', path.join(__dirname, launch.kind === 'plain' ? 'plain/worker.ts' : 'eager-worker.ts')];
+    args = [...profile, '--import', 'tsx', path.join(__dirname, tsWorkers[launch.kind])];
   }
   const env = {
     ...process.env,

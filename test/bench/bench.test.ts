@@ -21,7 +21,7 @@ describe('npm run bench (a few jobs)', function () {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('runs every scenario on its own server and reports throughput, latency, CPU, memory and ratios', async () => {
+  it('runs every scenario on its own server and reports throughput, latency, CPU, memory, and throughput and RSS ratios', async () => {
     const out = path.join(dir, 'report.json');
     const options = parseBenchArgs(['--jobs', '10', '--repeat', '1', '--concurrency', '5', '--out', out]);
     const report = await runBench(options, () => {});
@@ -36,8 +36,14 @@ describe('npm run bench (a few jobs)', function () {
     }
     assert.equal(report.summaries.find((s) => s.scenario === 'baseline')?.server, 'stock');
     assert.equal(report.summaries.find((s) => s.scenario === 'ours')?.server, 'npm-start');
-    assert.deepEqual(report.ratios.map((r) => r.name), ['ours/baseline', 'ours/ceiling', 'ours-failures/baseline', 'ours-failures/ceiling']);
+    assert.equal(report.summaries.find((s) => s.scenario === 'activity')?.server, 'npm-start');
+    assert.equal(report.summaries.find((s) => s.scenario === 'ours-activity')?.server, 'npm-start');
+    assert.deepEqual(report.ratios.map((r) => r.name), ['ours/baseline', 'ours/ceiling', 'ours-failures/baseline', 'ours-failures/ceiling', 'ours-activity/activity']);
+    assert.deepEqual(written.rssRatios.map((r) => r.name), ['ours/ceiling', 'ours-failures/ceiling', 'ours-activity/activity']);
+    assert.ok(report.rssRatios.every((r) => r.median > 0), 'worker RSS ratios');
     assert.match(formatReport(report), /ours\/baseline\s+\d/);
+    assert.match(formatReport(report), /ours-activity\/activity\s+\d/);
+    assert.match(formatReport(report), /RSS ours\/ceiling\s+\d/);
   });
 
   it('paces the load with --rate, and runs ours-eager (the load offered from the worker process)', async () => {
@@ -46,6 +52,7 @@ describe('npm run bench (a few jobs)', function () {
     assert.deepEqual(report.runs.map((r) => [r.scenario, r.rate]), [['ours', 10], ['ours-eager', 10]]);
     assert.deepEqual(report.summaries.map((s) => s.notCompleted), [0, 0]);
     assert.deepEqual(report.ratios.map((r) => r.name), ['ours-eager/ours']);
+    assert.deepEqual(report.rssRatios, []);
   });
 
   it('refuses an unknown scenario or a bad number', () => {

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import type { RunResult } from '../../bench/run';
+import { formatReport, ratios, rssRatios, summarise, type BenchReport } from '../../bench/report';
+
+const rounded = (rs: { name: string; median: number; min: number; max: number }[]) => rs.map((r) => [r.name, ...[r.median, r.min, r.max].map((v) => Number(v.toFixed(3)))]);
+
+function run(scenario: string, repeat: number, throughput: number, workerPeakRssMb: number | null): RunResult {
+  const p = { p50: 10, p95: 20, p99: 30 };
+  return {
+    scenario, repeat, jobs: 100, server: 'npm-start', throughput, durationMs: 1000, enqueueToStart: p, enqueueToComplete: p,
+    cpuSeconds: { worker: 0.5, client: 0.1, server: 1 }, workerPeakRssMb, notCompleted: 0, eventsPerJob: 11,
+  };
+}
+
+// The report's arithmetic on made-up runs: each ratio is taken within a repeat, then the median over repeats.
+describe('bench report', () => {
+  const runs = [
+    run('activity', 1, 100, 300), run('ours-activity', 1, 90, 330),
+    run('activity', 2, 50, 310), run('ours-activity', 2, 50, 372),
+    run('activity', 3, 80, 320), run('ours-activity', 3, 60, 320),
+    run('ceiling', 1, 200, 400), run('ours', 1, 150, null),
+  ];
+
+  it('pairs ours-activity with activity repeat by repeat, for throughput and for worker peak RSS', () => {
+    assert.deepEqual(rounded(ratios(runs)), [['ours/ceiling', 0.75, 0.75, 0.75], ['ours-activity/activity', 0.9, 0.75, 1]]);
+    // ours' RSS is unknown in its only repeat: no RSS ratio for it rather than a wrong one.
+    assert.deepEqual(rounded(rssRatios(runs)), [['ours-activity/activity', 1.1, 1, 1.2]]);
+  });
+
+  it('prints CPU per job of each process, the ratios and the RSS ratios', () => {
+    const report: BenchReport = { startedAt: '', command: '', machine: { cpus: 2, loadAverage: [0] }, options: {}, summaries: summarise(runs), ratios: ratios(runs), rssRatios: rssRatios(runs), runs };
+    const text = formatReport(report);
+    assert.match(text, /^ours-activity\s.*\s5\.0\/1\.0\/10\.0\s/m, 'CPU ms per job: worker/client/server');
+    assert.match(text, /^ours-activity\/activity\s+0\.90 \(0\.75-1\.00\)$/m);
+    assert.match(text, /^RSS ours-activity\/activity\s+1\.10 \(1\.00-1\.20\)$/m);
+  });
+});
