@@ -1,12 +1,21 @@
-import { tracingConfigured, type TraceCarrier } from './tracing-env';
+import type { TraceCarrier } from './tracing-env';
 
 type Api = typeof import('@opentelemetry/api');
-let api: Api | null | undefined;
+let api: Api | undefined;
 
-/** The OpenTelemetry API, loaded the first time it is asked for and only when tracing is configured. */
-function otel(): Api | null {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- not loaded at all when tracing is off
-  if (api === undefined) api = tracingConfigured() ? (require('@opentelemetry/api') as Api) : null;
+/**
+ * Turns durable-jobs' own spans on in this process: called by the worker's `startTracing`, once
+ * tracing is configured and started. Before it (and without it: tracing off) `traced` is a plain
+ * call and no OpenTelemetry module is loaded. Deciding here rather than by reading the settings
+ * at the first call means a process that starts tracing after some work (a test runner, an
+ * application that configures it late) still gets the spans.
+ */
+export function enableTracedSpans(otelApi: Api): void {
+  api = otelApi;
+}
+
+/** The OpenTelemetry API once tracing has started in this process, else undefined. */
+function otel(): Api | undefined {
   return api;
 }
 

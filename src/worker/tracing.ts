@@ -1,6 +1,7 @@
 // The worker's OpenTelemetry set-up, loaded only when tracing is configured (tracingConfigured()):
 // the Node SDK with OTLP export and the instrumentations of what activities talk to, and the
 // Temporal SDK's own interceptors for client, workflow and activity spans.
+import * as otelApi from '@opentelemetry/api';
 import { context, propagation, trace, type Tracer } from '@opentelemetry/api';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -10,6 +11,7 @@ import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTele
 import type { ActivityInterceptorsFactory, WorkerOptions } from '@temporalio/worker';
 import type { DeadLetterTracing } from '../activity/dead-letter';
 import type { Catalog } from '../catalog/catalog';
+import { enableTracedSpans } from '../shared/traced';
 import type { TraceCarrier } from '../shared/tracing-env';
 import { traceAttributeInterceptors } from './trace-attributes';
 import { tracingResource, redactingSpanProcessor } from './trace-export';
@@ -52,6 +54,7 @@ export function startTracing(): WorkerTracing {
     instrumentations: [new PgInstrumentation(), new UndiciInstrumentation()],
   });
   sdk.start();
+  enableTracedSpans(otelApi);
   // Spans still buffered leave before the process does; a collector that is down loses them, and
   // must not turn the exit into a crash (the export's rejection would be unhandled).
   process.once('beforeExit', () => void sdk.shutdown().catch(() => undefined));

@@ -37,6 +37,25 @@ describe('tracing settings and redaction', function () {
     assert.ok(loaded({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_BSP_EXPORT_TIMEOUT: '500', OTEL_EXPORTER_OTLP_TIMEOUT: '500' }).some((f) => f.includes('@opentelemetry/sdk-node')));
   });
 
+  it('makes its own spans once tracing starts, even in a process that ran traced work before it was configured (a test runner)', () => {
+    const script = `
+      const { traced, activeTraceIds } = require('./src/shared/traced');
+      (async () => {
+        const before = await traced('before', {}, async () => activeTraceIds());
+        process.env.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://127.0.0.1:9';
+        require('./src/worker/tracing').startTracing();
+        const after = await traced('after', {}, async () => activeTraceIds());
+        process.stdout.write(JSON.stringify({ before, after }));
+        process.exit(0);
+      })();`;
+    const env = { ...process.env, OTEL_BSP_EXPORT_TIMEOUT: '500', OTEL_EXPORTER_OTLP_TIMEOUT: '500' };
+    for (const k of Object.keys(env)) if (k.startsWith('OTEL_EXPORTER') || k === 'OTEL_SDK_DISABLED' || k === 'OTEL_TRACES_EXPORTER') delete env[k];
+    const out = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: repoRoot, env, encoding: 'utf8' })) as { before: { trace_id?: string }; after: { trace_id?: string; span_id?: string } };
+    assert.deepEqual(out.before, {}, 'no span before tracing started');
+    assert.match(out.after.trace_id ?? '', /^[0-9a-f]{32}$/, 'a span of its own after');
+    assert.match(out.after.span_id ?? '', /^[0-9a-f]{16}$/);
+  });
+
   it('redacts the configured secrets and leaves error messages out of a span\'s name, attributes, events and status', () => {
     const apiKey = 'ak-5ecret-8f14e45f';
     const key = newKeyEntry('k1');
