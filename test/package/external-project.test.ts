@@ -11,10 +11,11 @@ import { freePort, startProcess, type Started } from '../helpers/processes';
 
 /**
  * The packed tarball's bound: about 340 KB in 0.2.0 (dist with inline-source maps, bin, docs), 600 KB
- * once the operator console came in (its dist is 440 KB unpacked). The bound catches what should not
- * ship (tests, fixtures, a stray tarball), which the file checks below name.
+ * once the operator console came in (its dist is 440 KB unpacked), 772 KB with tracing, flow control
+ * and bulk enqueue and their docs (2026-12-02). The bound catches what should not ship (tests,
+ * fixtures, a stray tarball), which the file checks below name; it grows with the code it ships.
  */
-const maxTarballBytes = 768 * 1024;
+const maxTarballBytes = 832 * 1024;
 /** And unpacked: about 1.15 MB in 0.2.0, 2.1 MB with the console. */
 const maxUnpackedBytes = 3 * 1024 * 1024;
 

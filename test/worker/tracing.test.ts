@@ -48,7 +48,7 @@ describe('tracing settings and redaction', function () {
         process.stdout.write(JSON.stringify({ before, after }));
         process.exit(0);
       })();`;
-    const env = { ...process.env, OTEL_BSP_EXPORT_TIMEOUT: '500', OTEL_EXPORTER_OTLP_TIMEOUT: '500' };
+    const env: NodeJS.ProcessEnv = { ...process.env, OTEL_BSP_EXPORT_TIMEOUT: '500', OTEL_EXPORTER_OTLP_TIMEOUT: '500' };
     for (const k of Object.keys(env)) if (k.startsWith('OTEL_EXPORTER') || k === 'OTEL_SDK_DISABLED' || k === 'OTEL_TRACES_EXPORTER') delete env[k];
     const out = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: repoRoot, env, encoding: 'utf8' })) as { before: { trace_id?: string }; after: { trace_id?: string; span_id?: string } };
     assert.deepEqual(out.before, {}, 'no span before tracing started');
