@@ -13,10 +13,15 @@ async function main(): Promise<void> {
   const jaeger = await startJaeger({ binary, dir: path.join(config.dataDir, 'jaeger'), ports: defaultJaegerPorts });
   console.log(`Jaeger (via ${route}): UI ${jaeger.queryUrl}, log ${jaeger.logFile}`);
   console.log(`Send traces to it: OTEL_EXPORTER_OTLP_ENDPOINT=${jaeger.otlpUrl} npm start (and the same for your API process)`);
-  const stop = () => void jaeger.stop().then(() => process.exit(0));
+  let stopping = false;
+  const stop = () => {
+    stopping = true;
+    void jaeger.stop().then(() => process.exit(0));
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   const code = await jaeger.child.exited;
+  if (stopping) return;
   console.error(`Jaeger exited (${String(code)}); see ${jaeger.logFile}`);
   process.exit(1);
 }
