@@ -113,7 +113,7 @@ describe('worker metrics and the dashboard (real dev server, real worker process
     const stats = await waitFor(async () => JSON.parse(await ok('stats', '--json')) as Stats, (s) => JSON.stringify(counts(s)) === '[1,1,0]');
     assert.deepEqual(counts(stats), [1, 1, 0], 'the redriven payment: one failed run, one completed, none left in the DLQ');
     assert.deepEqual(stats.queue.map((q) => q.queueType), ['workflow', 'activity']);
-    assert.match(await ok('stats'), /process-payment\s+0\s+0\s+1\s+1\s+0/);
+    assert.match(await ok('stats'), /process-payment\s+0\s+0\s+0\s+1\s+1\s+0/);
 
     // A sync whose page request hangs, on a worker that is then stopped: its grace time runs out.
     source.setRecords('metrics-sync', makeRecords(3));
