@@ -14,18 +14,13 @@ export function enableTracedSpans(otelApi: Api): void {
   api = otelApi;
 }
 
-/** The OpenTelemetry API once tracing has started in this process, else undefined. */
-function otel(): Api | undefined {
-  return api;
-}
-
 /**
  * Runs `work` under a span of durable-jobs' own, for what no instrumentation covers (the ledger
  * transaction, the SMTP conversation). Attributes are identifiers, never payload values. With
  * tracing off it is a plain call: no module is loaded and no span made.
  */
 export async function traced<T>(name: string, attributes: Record<string, string | number | boolean>, work: () => Promise<T>): Promise<T> {
-  const o = otel();
+  const o = api;
   if (!o) return work();
   return o.trace.getTracer('durable-jobs').startActiveSpan(name, { attributes }, async (span) => {
     try {
@@ -42,7 +37,7 @@ export async function traced<T>(name: string, attributes: Record<string, string 
 
 /** The active span's trace and span IDs, for a log line; none when tracing is off or no span is active. */
 export function activeTraceIds(): { trace_id?: string; span_id?: string } {
-  const span = otel()?.trace.getActiveSpan();
+  const span = api?.trace.getActiveSpan();
   if (!span) return {};
   const { traceId, spanId } = span.spanContext();
   return { trace_id: traceId, span_id: spanId };
