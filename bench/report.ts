@@ -16,6 +16,8 @@ export interface ScenarioSummary {
   notCompleted: number;
   /** History events per job (median). */
   eventsPerJob: number;
+  /** A traced scenario's OTLP bytes exported per job (median); null untraced. */
+  traceBytesPerJob: number | null;
 }
 
 /** A throughput ratio: the median over repeats of the ratio within each repeat (so both sides saw the same load on the machine). */
@@ -36,6 +38,8 @@ export interface BenchReport {
   ratios: Ratio[];
   /** Our worker's peak RSS over the plain worker's on the same server kind, repeat by repeat. */
   rssRatios: Ratio[];
+  /** CPU per job of the whole system, tracing on over off (`ours-traced` against `ours`). */
+  cpuRatios: Ratio[];
   runs: RunResult[];
 }
 
@@ -66,6 +70,7 @@ export function summarise(runs: RunResult[]): ScenarioSummary[] {
       workerPeakRssMb: med(rs.map((r) => r.workerPeakRssMb)),
       notCompleted: rs.reduce((n, r) => n + r.notCompleted, 0),
       eventsPerJob: median(rs.map((r) => r.eventsPerJob)),
+      traceBytesPerJob: med(rs.map((r) => r.traceExport?.bytesPerJob ?? null)),
     };
   });
 }
@@ -80,6 +85,8 @@ const throughputPairs = [
   ['ours-eager', 'ours'],
   ['ours-eager', 'baseline'],
   ['ours-eager', 'ceiling'],
+  ['ours-traced', 'ours'],
+  ['ours-traced', 'ceiling'],
 ] as const;
 
 /** Our workers against the plain worker (bench/plain/worker.ts) on the same server kind, for peak RSS. */
@@ -88,7 +95,11 @@ const rssPairs = [
   ['ours-failures', 'ceiling'],
   ['ours-activity', 'activity'],
   ['ours-eager', 'ceiling'],
+  ['ours-traced', 'ceiling'],
 ] as const;
+
+/** The CPU per job of the whole system (worker, client and server) of tracing on against off. */
+const cpuPairs = [['ours-traced', 'ours']] as const;
 
 /** a/b of one measure for each pair, taken within each repeat; the median and range over repeats. */
 function pairRatios(runs: RunResult[], pairs: readonly (readonly [string, string])[], measure: (r: RunResult) => number | null): Ratio[] {
@@ -109,6 +120,12 @@ function pairRatios(runs: RunResult[], pairs: readonly (readonly [string, string
 /** ours/baseline, ours/ceiling, ours-activity/activity (and the same for ours-failures and ours-eager): throughput, repeat by repeat. */
 export function ratios(runs: RunResult[]): Ratio[] {
   return pairRatios(runs, throughputPairs, (r) => r.throughput);
+}
+
+/** CPU per job of worker, client and server together, tracing on over off, repeat by repeat. */
+export function cpuRatios(runs: RunResult[]): Ratio[] {
+  const total = (r: RunResult) => (r.cpuSeconds.worker === null || r.cpuSeconds.server === null ? null : r.cpuSeconds.worker + r.cpuSeconds.client + r.cpuSeconds.server);
+  return pairRatios(runs, cpuPairs, total).map((r) => ({ ...r, name: `CPU ${r.name}` }));
 }
 
 /** Our worker's peak RSS over the plain worker's in the same repeat (ours/ceiling, ours-activity/activity, …). */
@@ -137,5 +154,9 @@ export function formatReport(report: BenchReport): string {
   for (const r of report.ratios) lines.push(`${r.name.padEnd(28)} ${f(r.median, 2)} (${f(r.min, 2)}-${f(r.max, 2)})`);
   if (report.rssRatios.length) lines.push('', 'worker peak RSS, ours / plain worker:');
   for (const r of report.rssRatios) lines.push(`${`RSS ${r.name}`.padEnd(28)} ${f(r.median, 2)} (${f(r.min, 2)}-${f(r.max, 2)})`);
+  if (report.cpuRatios.length) lines.push('', 'CPU per job (worker + client + server), tracing on / off:');
+  for (const r of report.cpuRatios) lines.push(`${r.name.padEnd(28)} ${f(r.median, 2)} (${f(r.min, 2)}-${f(r.max, 2)})`);
+  const traced = report.summaries.filter((s) => s.traceBytesPerJob !== null);
+  for (const s of traced) lines.push(`${`${s.scenario} exported`.padEnd(28)} ${f(s.traceBytesPerJob!, 0)} OTLP bytes/job`);
   return lines.join('\n');
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { collectTimes, observerClient, waitForAll } from './collect';
 import { offerLoad } from './load';
+import { startOtlpSink, type OtlpSink } from './otlp-sink';
 import { ownCpuSeconds, sampleProcess } from './proc';
 import type { Scenario } from './scenarios';
 import { startBenchServer, waitForServer, type BenchServer } from './servers';
@@ -48,6 +49,8 @@ export interface RunResult {
   notCompleted: number;
   /** History events per job, median: what the server wrote for each. */
   eventsPerJob: number;
+  /** A traced scenario's export: OTLP bytes per job the sink received (worker and client), and the sink's CPU seconds; null untraced. */
+  traceExport: { bytesPerJob: number; requests: number; sinkCpuSeconds: number | null } | null;
 }
 
 /** What stops the processes of the run in progress; `npm run bench` calls it on Ctrl-C. */
@@ -59,10 +62,12 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
   const taskQueue = `bench-${scenario.name}-${options.repeat}-${Date.now()}`;
   let server: BenchServer | undefined;
   let worker: BenchWorker | undefined;
+  let sink: OtlpSink | undefined;
   const closers: (() => Promise<void>)[] = [];
   stopCurrentRun.current = async () => {
     await worker?.stop().catch(() => {});
     await server?.stop().catch(() => {});
+    await sink?.stop().catch(() => {});
     await rm(dir, { recursive: true, force: true }).catch(() => {});
   };
   try {
@@ -70,10 +75,14 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     else server = await startBenchServer(scenario.server, options.cliPath, dir);
     const address = options.externalAddress ?? server!.address;
     const loadFile = path.join(dir, 'enqueued.json');
-    const loadEnv = { BENCH_JOBS: String(options.jobs), BENCH_CONCURRENCY: String(options.concurrency), BENCH_RATE: options.rate ? String(options.rate) : '', BENCH_OUT: loadFile };
+    if (scenario.traced) sink = await startOtlpSink();
+    const traceEnv: Record<string, string> = sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_SERVICE_NAME: 'bench-worker' } : {};
+    const loadEnv = { ...traceEnv, BENCH_JOBS: String(options.jobs), BENCH_CONCURRENCY: String(options.concurrency), BENCH_RATE: options.rate ? String(options.rate) : '', BENCH_OUT: loadFile };
     worker = await startBenchWorker({ kind: scenario.worker, address, taskQueue, dir, logLevel: options.logLevel, cpuProfileDir: options.cpuProfileDir, env: loadEnv });
-    const client = await scenario.connect?.(address, taskQueue);
-    if (client) closers.push(() => client.close());
+    const client = await scenario.connect?.(address, taskQueue, sink?.endpoint);
+    let clientClosed: Promise<void> | undefined;
+    const closeClient = () => (clientClosed ??= client?.close() ?? Promise.resolve());
+    closers.push(closeClient);
     const observer = await observerClient(address);
     closers.push(observer.close);
 
@@ -83,6 +92,14 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       : await loadInWorker(loadFile, options.jobs);
     await waitForAll(observer.client, taskQueue, options.jobs, Math.max(120_000, options.jobs * 500));
     const after = { worker: await sampleProcess(worker.pid), server: await sampleProcess(server?.pid), client: ownCpuSeconds() };
+    // What was exported: the client's and the worker's last batches leave at their close.
+    await closeClient();
+    let traceExport: RunResult['traceExport'] = null;
+    if (sink) {
+      await worker.stop();
+      const counts = await sink.counts();
+      traceExport = { bytesPerJob: counts.bytes / options.jobs, requests: counts.requests, sinkCpuSeconds: counts.cpuSeconds };
+    }
 
     const times = await collectTimes(observer.client, [...enqueuedAt.keys()]);
     const toStart: number[] = [];
@@ -117,6 +134,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       workerPeakRssMb: after.worker ? after.worker.peakRssBytes / 2 ** 20 : null,
       notCompleted,
       eventsPerJob: median(events),
+      traceExport,
     };
   } catch (err) {
     // The worker's log says why jobs did not finish; the directory is removed below.
@@ -126,6 +144,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     for (const close of closers.reverse()) await close().catch(() => {});
     await worker?.stop().catch(() => {});
     await server?.stop().catch(() => {});
+    await sink?.stop().catch(() => {});
     await rm(dir, { recursive: true, force: true }).catch(() => {});
     stopCurrentRun.current = undefined;
   }

@@ -4,11 +4,12 @@ import type { ServerKind } from './servers';
 import type { WorkerKind } from './workers';
 import { catalog } from '../src/jobs/catalog';
 import { catalog as activityCatalog } from './activity/catalog';
+import { benchTracer } from './traced-client';
 
 /** The scenarios `npm run bench` knows, in the order it interleaves them. */
-export const scenarioNames = ['ceiling', 'baseline', 'ours', 'ours-failures', 'activity', 'ours-activity', 'ours-eager'] as const;
+export const scenarioNames = ['ceiling', 'baseline', 'ours', 'ours-failures', 'activity', 'ours-activity', 'ours-eager', 'ours-traced'] as const;
 
-/** The scenarios a plain `npm run bench` runs; `ours-eager` is asked for by name. */
+/** The scenarios a plain `npm run bench` runs; `ours-eager` and `ours-traced` are asked for by name. */
 export const defaultScenarios: readonly ScenarioName[] = ['ceiling', 'baseline', 'ours', 'ours-failures', 'activity', 'ours-activity'];
 
 /** A scenario's name. */
@@ -30,8 +31,10 @@ export interface Scenario {
   description: string;
   server: ServerKind;
   worker: WorkerKind;
+  /** Whether it traces: the worker and the client export OTLP to a sink the run starts. @defaultValue false */
+  traced?: boolean;
   /** Connects the bench's client; undefined when the worker process enqueues the jobs itself. */
-  connect?(address: string, taskQueue: string): Promise<ScenarioClient>;
+  connect?(address: string, taskQueue: string, otlpEndpoint?: string): Promise<ScenarioClient>;
 }
 
 /** A plain Temporal client, as the samples write it. */
@@ -42,11 +45,15 @@ async function plainClient(address: string, start: (client: Client, id: string) 
 }
 
 /** Our client: `JobClient.enqueue('noop', …)`, so validation, ID policy, memo and search attribute all apply. */
-async function jobClient(address: string, taskQueue: string, payload: (index: number) => { failAttempts?: number }): Promise<ScenarioClient> {
-  const jobs = await JobClient.connect({ catalog, temporalAddress: address, namespace: 'default', taskQueue });
+async function jobClient(address: string, taskQueue: string, payload: (index: number) => { failAttempts?: number }, otlpEndpoint?: string): Promise<ScenarioClient> {
+  const tracer = otlpEndpoint ? benchTracer(otlpEndpoint) : undefined;
+  const jobs = await JobClient.connect({ catalog, temporalAddress: address, namespace: 'default', taskQueue, tracing: tracer ? { tracer: tracer.tracer } : false });
   return {
     enqueue: async (id, index) => void (await jobs.enqueue('noop', payload(index), { id })),
-    close: () => jobs.close(),
+    close: async () => {
+      await tracer?.flush();
+      await jobs.close();
+    },
   };
 }
 
@@ -108,5 +115,13 @@ export const scenarios: Record<ScenarioName, Scenario> = {
     description: 'as ours, enqueued from the worker process on its connection with eager workflow start (client CPU counted in the worker)',
     server: 'npm-start',
     worker: 'ours-eager',
+  },
+  'ours-traced': {
+    name: 'ours-traced',
+    description: 'as ours, with tracing on: the worker and the client export every span over OTLP/HTTP to a receiver in its own process',
+    server: 'npm-start',
+    worker: 'ours',
+    traced: true,
+    connect: (address, taskQueue, otlpEndpoint) => jobClient(address, taskQueue, () => ({}), otlpEndpoint),
   },
 };

@@ -46,6 +46,19 @@ describe('npm run bench (a few jobs)', function () {
     assert.match(formatReport(report), /RSS ours\/ceiling\s+\d/);
   });
 
+  it('runs ours-traced with tracing on, the worker and client exporting OTLP to the sink, beside ours with it off', async () => {
+    const options = parseBenchArgs(['--jobs', '10', '--repeat', '1', '--concurrency', '5', '--scenarios', 'ours,ours-traced', '--out', path.join(dir, 'traced.json')]);
+    const report = await runBench(options, () => {});
+    assert.deepEqual(report.summaries.map((s) => s.notCompleted), [0, 0]);
+    const [off, on] = report.runs;
+    assert.equal(off!.traceExport, null, 'ours exports nothing');
+    // A noop job's client, workflow and activity spans are a few hundred bytes each in OTLP protobuf.
+    assert.ok(on!.traceExport && on!.traceExport.bytesPerJob > 500, `ours-traced exported ${on!.traceExport?.bytesPerJob} bytes per job`);
+    assert.deepEqual(report.ratios.map((r) => r.name), ['ours-traced/ours']);
+    assert.deepEqual(report.cpuRatios.map((r) => r.name), ['CPU ours-traced/ours']);
+    assert.match(formatReport(report), /ours-traced exported\s+\d+ OTLP bytes\/job/);
+  });
+
   it('paces the load with --rate, and runs ours-eager (the load offered from the worker process)', async () => {
     const options = parseBenchArgs(['--jobs', '5', '--repeat', '1', '--rate', '10', '--scenarios', 'ours,ours-eager', '--out', path.join(dir, 'rate.json')]);
     const report = await runBench(options, () => {});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { RunResult } from '../../bench/run';
-import { formatReport, ratios, rssRatios, summarise, type BenchReport } from '../../bench/report';
+import { cpuRatios, formatReport, ratios, rssRatios, summarise, type BenchReport } from '../../bench/report';
 
 const rounded = (rs: { name: string; median: number; min: number; max: number }[]) => rs.map((r) => [r.name, ...[r.median, r.min, r.max].map((v) => Number(v.toFixed(3)))]);
 
@@ -8,7 +8,7 @@ function run(scenario: string, repeat: number, throughput: number, workerPeakRss
   const p = { p50: 10, p95: 20, p99: 30 };
   return {
     scenario, repeat, jobs: 100, server: 'npm-start', throughput, durationMs: 1000, enqueueToStart: p, enqueueToComplete: p,
-    cpuSeconds: { worker: 0.5, client: 0.1, server: 1 }, workerPeakRssMb, notCompleted: 0, eventsPerJob: 11,
+    cpuSeconds: { worker: 0.5, client: 0.1, server: 1 }, workerPeakRssMb, notCompleted: 0, eventsPerJob: 11, traceExport: null,
   };
 }
 
@@ -28,10 +28,28 @@ describe('bench report', () => {
   });
 
   it('prints CPU per job of each process, the ratios and the RSS ratios', () => {
-    const report: BenchReport = { startedAt: '', command: '', machine: { cpus: 2, loadAverage: [0] }, options: {}, summaries: summarise(runs), ratios: ratios(runs), rssRatios: rssRatios(runs), runs };
+    const report: BenchReport = { startedAt: '', command: '', machine: { cpus: 2, loadAverage: [0] }, options: {}, summaries: summarise(runs), ratios: ratios(runs), rssRatios: rssRatios(runs), cpuRatios: cpuRatios(runs), runs };
     const text = formatReport(report);
     assert.match(text, /^ours-activity\s.*\s5\.0\/1\.0\/10\.0\s/m, 'CPU ms per job: worker/client/server');
     assert.match(text, /^ours-activity\/activity\s+0\.90 \(0\.75-1\.00\)$/m);
     assert.match(text, /^RSS ours-activity\/activity\s+1\.10 \(1\.00-1\.20\)$/m);
+  });
+
+  it('compares tracing on with off: throughput, CPU per job of the whole system, and the bytes exported per job', () => {
+    const traced = (repeat: number, throughput: number, workerCpu: number, bytes: number): RunResult => ({
+      ...run('ours-traced', repeat, throughput, 500),
+      cpuSeconds: { worker: workerCpu, client: 0.2, server: 1 },
+      traceExport: { bytesPerJob: bytes, requests: 3, sinkCpuSeconds: 0.1 },
+    });
+    const tracedRuns = [run('ours', 1, 100, 450), traced(1, 80, 1.2, 3000), run('ours', 2, 100, 450), traced(2, 90, 0.9, 3200)];
+    assert.deepEqual(rounded(ratios(tracedRuns)), [['ours-traced/ours', 0.85, 0.8, 0.9]]);
+    // (1.2 + 0.2 + 1) / 1.6 and (0.9 + 0.2 + 1) / 1.6
+    assert.deepEqual(rounded(cpuRatios(tracedRuns)), [['CPU ours-traced/ours', 1.406, 1.313, 1.5]]);
+    const summaries = summarise(tracedRuns);
+    assert.deepEqual(summaries.map((s) => [s.scenario, s.traceBytesPerJob]), [['ours', null], ['ours-traced', 3100]]);
+    const text = formatReport({ startedAt: '', command: '', machine: { cpus: 2, loadAverage: [0] }, options: {}, summaries, ratios: ratios(tracedRuns), rssRatios: rssRatios(tracedRuns), cpuRatios: cpuRatios(tracedRuns), runs: tracedRuns });
+    assert.match(text, /^ours-traced\/ours\s+0\.85 \(0\.80-0\.90\)$/m);
+    assert.match(text, /^CPU ours-traced\/ours\s+1\.41 \(1\.31-1\.50\)$/m);
+    assert.match(text, /^ours-traced exported\s+3100 OTLP bytes\/job$/m);
   });
 });
