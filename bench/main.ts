@@ -2,6 +2,7 @@
 // Runs each scenario on a fresh server, interleaved (ceiling, baseline, ours, ours-failures,
 // activity, ours-activity, then again), so that every ratio compares runs that saw the same machine
 // load. See docs/performance.md.
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import { runScenario, stopCurrentRun, type RunResult } from './run';
 import { defaultScenarios, scenarioNames, scenarios, type ScenarioName } from './scenarios';
 import { repoRoot } from './workers';
 
-const usage = `npm run bench -- [--jobs N] [--repeat R] [--rate R] [--concurrency C] [--scenarios a,b] [--log-level L] [--profile DIR] [--out FILE]
+const usage = `npm run bench -- [--jobs N] [--repeat R] [--rate R] [--concurrency C] [--scenarios a,b] [--log-level L] [--profile DIR] [--before DIR] [--out FILE]
   --jobs N         jobs per run (default 2000)
   --repeat R       runs of each scenario, interleaved (default 3); the report shows medians and ranges
   --rate R         offer R jobs/s (paced, open loop) instead of ${'100'} callers enqueueing as fast as they can
@@ -21,6 +22,7 @@ const usage = `npm run bench -- [--jobs N] [--repeat R] [--rate R] [--concurrenc
   --scenarios      comma-separated, from ${scenarioNames.join(', ')} (default ${defaultScenarios.join(', ')})
   --log-level L    LOG_LEVEL of our worker (default info, as npm start)
   --profile DIR    write a V8 CPU profile of each worker into DIR
+  --before DIR     a built checkout of an earlier commit: scenario ours-before runs its worker (adds ours-before if not named)
   --out FILE       JSON report (default .data/bench/bench-<time>.json)
 TEMPORAL_ADDRESS: run every scenario on that server instead of fresh ones (no server CPU figures).`;
 
@@ -33,6 +35,8 @@ export interface BenchOptions {
   scenarios: ScenarioName[];
   logLevel?: string;
   profileDir?: string;
+  /** A built checkout whose worker `ours-before` runs. */
+  beforeRoot?: string;
   out: string;
 }
 
@@ -55,6 +59,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       scenarios: { type: 'string' },
       'log-level': { type: 'string' },
       profile: { type: 'string' },
+      before: { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean' },
     },
@@ -63,6 +68,10 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   const chosen = (values.scenarios?.split(',') ?? [...defaultScenarios]).map((s) => s.trim());
   const unknown = chosen.filter((s) => !(scenarioNames as readonly string[]).includes(s));
   if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}; choose from ${scenarioNames.join(', ')}\n${usage}`);
+  const beforeRoot = values.before ? path.resolve(values.before) : undefined;
+  if (beforeRoot && !existsSync(path.join(beforeRoot, 'dist/worker/main.js'))) throw new Error(`--before ${values.before}: ${path.join(beforeRoot, 'dist/worker/main.js')} is missing (check out the earlier commit there and run npm ci and npm run build)`);
+  if (beforeRoot && !chosen.includes('ours-before')) chosen.push('ours-before');
+  if (!beforeRoot && chosen.includes('ours-before')) throw new Error(`scenario ours-before runs another build's worker: give --before DIR\n${usage}`);
   return {
     jobs: Math.round(positive('jobs', values.jobs, 2000)),
     repeat: Math.round(positive('repeat', values.repeat, 3)),
@@ -71,6 +80,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     scenarios: chosen as ScenarioName[],
     logLevel: values['log-level'],
     profileDir: values.profile ? path.resolve(values.profile) : undefined,
+    beforeRoot,
     out: path.resolve(values.out ?? path.join(repoRoot, '.data/bench', `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)),
   };
 }
@@ -105,6 +115,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
         externalAddress,
         logLevel: options.logLevel,
         cpuProfileDir: options.profileDir,
+        beforeRoot: options.beforeRoot,
         repeat,
       });
       log(`  ${result.throughput.toFixed(1)} jobs/s, enqueue→start p50 ${result.enqueueToStart.p50} ms, enqueue→done p50 ${result.enqueueToComplete.p50} ms`);

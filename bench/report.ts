@@ -38,7 +38,7 @@ export interface BenchReport {
   ratios: Ratio[];
   /** Our worker's peak RSS over the plain worker's on the same server kind, repeat by repeat. */
   rssRatios: Ratio[];
-  /** CPU per job of the whole system, tracing on over off (`ours-traced` against `ours`). */
+  /** CPU per job of the whole system: `ours-traced` against `ours`, `ours` against `ours-before`. */
   cpuRatios: Ratio[];
   runs: RunResult[];
 }
@@ -87,6 +87,8 @@ const throughputPairs = [
   ['ours-eager', 'ceiling'],
   ['ours-traced', 'ours'],
   ['ours-traced', 'ceiling'],
+  ['ours', 'ours-before'],
+  ['ours-before', 'ceiling'],
 ] as const;
 
 /** Our workers against the plain worker (bench/plain/worker.ts) on the same server kind, for peak RSS. */
@@ -96,10 +98,11 @@ const rssPairs = [
   ['ours-activity', 'activity'],
   ['ours-eager', 'ceiling'],
   ['ours-traced', 'ceiling'],
+  ['ours', 'ours-before'],
 ] as const;
 
-/** The CPU per job of the whole system (worker, client and server) of tracing on against off. */
-const cpuPairs = [['ours-traced', 'ours']] as const;
+/** The CPU per job of the whole system (worker, client and server): tracing on against off, this build against `--before`'s. */
+const cpuPairs = [['ours-traced', 'ours'], ['ours', 'ours-before']] as const;
 
 /** a/b of one measure for each pair, taken within each repeat; the median and range over repeats. */
 function pairRatios(runs: RunResult[], pairs: readonly (readonly [string, string])[], measure: (r: RunResult) => number | null): Ratio[] {
@@ -122,7 +125,7 @@ export function ratios(runs: RunResult[]): Ratio[] {
   return pairRatios(runs, throughputPairs, (r) => r.throughput);
 }
 
-/** CPU per job of worker, client and server together, tracing on over off, repeat by repeat. */
+/** CPU per job of worker, client and server together (tracing on over off, this build over `--before`'s), repeat by repeat. */
 export function cpuRatios(runs: RunResult[]): Ratio[] {
   const total = (r: RunResult) => (r.cpuSeconds.worker === null || r.cpuSeconds.server === null ? null : r.cpuSeconds.worker + r.cpuSeconds.client + r.cpuSeconds.server);
   return pairRatios(runs, cpuPairs, total).map((r) => ({ ...r, name: `CPU ${r.name}` }));
@@ -154,7 +157,7 @@ export function formatReport(report: BenchReport): string {
   for (const r of report.ratios) lines.push(`${r.name.padEnd(28)} ${f(r.median, 2)} (${f(r.min, 2)}-${f(r.max, 2)})`);
   if (report.rssRatios.length) lines.push('', 'worker peak RSS, ours / plain worker:');
   for (const r of report.rssRatios) lines.push(`${`RSS ${r.name}`.padEnd(28)} ${f(r.median, 2)} (${f(r.min, 2)}-${f(r.max, 2)})`);
-  if (report.cpuRatios.length) lines.push('', 'CPU per job (worker + client + server), tracing on / off:');
+  if (report.cpuRatios.length) lines.push('', 'CPU per job (worker + client + server):');
   for (const r of report.cpuRatios) lines.push(`${r.name.padEnd(28)} ${f(r.median, 2)} (${f(r.min, 2)}-${f(r.max, 2)})`);
   const traced = report.summaries.filter((s) => s.traceBytesPerJob !== null);
   for (const s of traced) lines.push(`${`${s.scenario} exported`.padEnd(28)} ${f(s.traceBytesPerJob!, 0)} OTLP bytes/job`);

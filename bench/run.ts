@@ -25,6 +25,8 @@ export interface RunOptions {
   cpuProfileDir?: string;
   /** Run number, for IDs and the report. */
   repeat: number;
+  /** The built checkout whose worker `ours-before` runs (`--before`). @defaultValue unset: no `ours-before` */
+  beforeRoot?: string;
 }
 
 /** What one run measured. */
@@ -78,7 +80,9 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     if (scenario.traced) sink = await startOtlpSink();
     const traceEnv: Record<string, string> = sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_SERVICE_NAME: 'bench-worker' } : {};
     const loadEnv = { ...traceEnv, BENCH_JOBS: String(options.jobs), BENCH_CONCURRENCY: String(options.concurrency), BENCH_RATE: options.rate ? String(options.rate) : '', BENCH_OUT: loadFile };
-    worker = await startBenchWorker({ kind: scenario.worker, address, taskQueue, dir, logLevel: options.logLevel, cpuProfileDir: options.cpuProfileDir, env: loadEnv });
+    if (scenario.before && !options.beforeRoot) throw new Error(`${scenario.name} runs another build's worker: give --before DIR`);
+    const root = scenario.before ? options.beforeRoot : undefined;
+    worker = await startBenchWorker({ kind: scenario.worker, address, taskQueue, dir, logLevel: options.logLevel, cpuProfileDir: options.cpuProfileDir, env: loadEnv, root });
     const client = await scenario.connect?.(address, taskQueue, sink?.endpoint);
     let clientClosed: Promise<void> | undefined;
     const closeClient = () => (clientClosed ??= client?.close() ?? Promise.resolve());

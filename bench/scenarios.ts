@@ -7,9 +7,9 @@ import { catalog as activityCatalog } from './activity/catalog';
 import { benchTracer } from './traced-client';
 
 /** The scenarios `npm run bench` knows, in the order it interleaves them. */
-export const scenarioNames = ['ceiling', 'baseline', 'ours', 'ours-failures', 'activity', 'ours-activity', 'ours-eager', 'ours-traced'] as const;
+export const scenarioNames = ['ceiling', 'baseline', 'ours', 'ours-failures', 'activity', 'ours-activity', 'ours-eager', 'ours-traced', 'ours-before'] as const;
 
-/** The scenarios a plain `npm run bench` runs; `ours-eager` and `ours-traced` are asked for by name. */
+/** The scenarios a plain `npm run bench` runs; `ours-eager`, `ours-traced` and `ours-before` (with `--before`) are asked for by name. */
 export const defaultScenarios: readonly ScenarioName[] = ['ceiling', 'baseline', 'ours', 'ours-failures', 'activity', 'ours-activity'];
 
 /** A scenario's name. */
@@ -33,6 +33,8 @@ export interface Scenario {
   worker: WorkerKind;
   /** Whether it traces: the worker and the client export OTLP to a sink the run starts. @defaultValue false */
   traced?: boolean;
+  /** Whether its worker is the `--before` checkout's build rather than this one's. @defaultValue false */
+  before?: boolean;
   /** Connects the bench's client; undefined when the worker process enqueues the jobs itself. */
   connect?(address: string, taskQueue: string, otlpEndpoint?: string): Promise<ScenarioClient>;
 }
@@ -123,5 +125,13 @@ export const scenarios: Record<ScenarioName, Scenario> = {
     worker: 'ours',
     traced: true,
     connect: (address, taskQueue, otlpEndpoint) => jobClient(address, taskQueue, () => ({}), otlpEndpoint),
+  },
+  'ours-before': {
+    name: 'ours-before',
+    description: 'as ours, with the worker of another build (--before DIR: a checkout of an earlier commit, built), for a change measured before and after in one invocation',
+    server: 'npm-start',
+    worker: 'ours',
+    before: true,
+    connect: (address, taskQueue) => jobClient(address, taskQueue, () => ({})),
   },
 };

@@ -46,6 +46,8 @@ export interface WorkerLaunch {
   cpuProfileDir?: string;
   /** Extra environment, e.g. the in-process load's settings. @defaultValue none */
   env?: Record<string, string>;
+  /** The checkout whose `dist/worker/main.js` an `ours` worker runs. @defaultValue this repository */
+  root?: string;
 }
 
 /** Starts a worker process and waits until it polls. */
@@ -54,8 +56,8 @@ export async function startBenchWorker(launch: WorkerLaunch): Promise<BenchWorke
   const profile = launch.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', launch.cpuProfileDir] : [];
   let args: string[];
   if (launch.kind === 'ours') {
-    const main = path.join(repoRoot, 'dist/worker/main.js');
-    if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first (npm run bench does)`);
+    const main = path.join(launch.root ?? repoRoot, 'dist/worker/main.js');
+    if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first${launch.root ? ` in ${launch.root}` : ' (npm run bench does)'}`);
     args = [...profile, main];
   } else {
     args = [...profile, '--import', 'tsx', path.join(__dirname, tsWorkers[launch.kind])];
@@ -74,7 +76,7 @@ export async function startBenchWorker(launch: WorkerLaunch): Promise<BenchWorke
     ...launch.env,
   };
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', fd, fd] });
+  const child = spawn(process.execPath, args, { cwd: launch.root ?? repoRoot, env, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {

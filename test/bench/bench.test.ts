@@ -59,6 +59,17 @@ describe('npm run bench (a few jobs)', function () {
     assert.match(formatReport(report), /ours-traced exported\s+\d+ OTLP bytes\/job/);
   });
 
+  it('runs ours-before from the --before checkout\'s build beside ours, and reports ours/ours-before', async () => {
+    // This checkout stands in for an earlier one: what is asserted is that the other build's worker runs and is paired.
+    const root = path.resolve(__dirname, '../..');
+    const options = parseBenchArgs(['--jobs', '5', '--repeat', '1', '--concurrency', '5', '--scenarios', 'ours', '--before', root, '--out', path.join(dir, 'before.json')]);
+    assert.deepEqual(options.scenarios, ['ours', 'ours-before']);
+    const report = await runBench(options, () => {});
+    assert.deepEqual(report.summaries.map((s) => [s.scenario, s.notCompleted]), [['ours', 0], ['ours-before', 0]]);
+    assert.deepEqual(report.ratios.map((r) => r.name), ['ours/ours-before']);
+    assert.deepEqual(report.cpuRatios.map((r) => r.name), ['CPU ours/ours-before']);
+  });
+
   it('paces the load with --rate, and runs ours-eager (the load offered from the worker process)', async () => {
     const options = parseBenchArgs(['--jobs', '5', '--repeat', '1', '--rate', '10', '--scenarios', 'ours,ours-eager', '--out', path.join(dir, 'rate.json')]);
     const report = await runBench(options, () => {});
@@ -71,5 +82,7 @@ describe('npm run bench (a few jobs)', function () {
   it('refuses an unknown scenario or a bad number', () => {
     assert.throws(() => parseBenchArgs(['--scenarios', 'fastest']), /unknown scenario fastest/);
     assert.throws(() => parseBenchArgs(['--jobs=0']), /--jobs must be a positive number/);
+    assert.throws(() => parseBenchArgs(['--scenarios', 'ours-before']), /ours-before runs another build's worker: give --before DIR/);
+    assert.throws(() => parseBenchArgs(['--before', os.tmpdir()]), /--before .*dist\/worker\/main\.js is missing/);
   });
 });
