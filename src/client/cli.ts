@@ -8,6 +8,7 @@ import { sanitizeForTerminal } from './format';
 import { redact, secretsFromEnv } from '../shared/redact';
 import { NoCatalogError } from '../catalog/catalog-error';
 import { setCatalogFlag } from './cli-catalog';
+import { tracingConfigured } from '../shared/tracing-env';
 
 // No catalog is bad input too: --catalog (or DURABLE_JOBS_CATALOG, or package.json) fixes it.
 const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError, NoCatalogError, IdConflictError, ScheduleExistsError];
@@ -69,10 +70,35 @@ function buildProgram(argv: string[]): Command {
   return program;
 }
 
+/** Command groups whose span names their subcommand too (`jobctl dlq redrive`); other commands' next word is an argument (an ID). */
+const groups = new Set(['dlq', 'schedule']);
+
+/** The span name of `argv`'s command: `jobctl enqueue`, `jobctl dlq redrive`; never its arguments. */
+function spanName(argv: string[]): string {
+  const words = argv.slice(2).filter((arg, i, all) => !arg.startsWith('-') && all[i - 1] !== '--catalog');
+  return ['jobctl', ...words.slice(0, words[0] && groups.has(words[0]) ? 2 : 1)].join(' ');
+}
+
+/** Commands that serve until stopped: traced (their client calls are), but not under one span that never ends. */
+const serving = new Set(['console', 'codec-server']);
+
+/** Parses and runs `argv`; with tracing configured, under a `jobctl <command>` span. */
+async function run(argv: string[]): Promise<void> {
+  if (!tracingConfigured()) return void (await buildProgram(argv).parseAsync(argv));
+  const tracing = load<typeof import('./cli-tracing')>('./cli-tracing').startCliTracing();
+  const name = commandName(argv);
+  try {
+    if (name && serving.has(name)) await buildProgram(argv).parseAsync(argv);
+    else await tracing.inSpan(spanName(argv), { 'jobctl.command': name ?? '' }, () => buildProgram(argv).parseAsync(argv));
+  } finally {
+    await tracing.shutdown();
+  }
+}
+
 /** Runs jobctl with `argv` (as in process.argv) and resolves to its exit code. */
 export async function main(argv: string[]): Promise<number> {
   try {
-    await buildProgram(argv).parseAsync(argv);
+    await run(argv);
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;

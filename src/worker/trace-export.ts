@@ -10,9 +10,9 @@ import { redact, redactDeep, secretsFromEnv } from '../shared/redact';
 /** The service name when `OTEL_SERVICE_NAME` (or `service.name` in `OTEL_RESOURCE_ATTRIBUTES`) sets none. */
 export const defaultServiceName = 'durable-jobs-worker';
 
-/** The worker's resource: the default service name under what the `OTEL_*` variables set. */
-export function tracingResource(): Resource {
-  return new Resource({ 'service.name': defaultServiceName }).merge(detectResourcesSync({ detectors: [envDetectorSync] }));
+/** The process's resource: a default service name (the worker's unless given) under what the `OTEL_*` variables set. */
+export function tracingResource(serviceName: string = defaultServiceName): Resource {
+  return new Resource({ 'service.name': serviceName }).merge(detectResourcesSync({ detectors: [envDetectorSync] }));
 }
 
 /**

@@ -17,11 +17,12 @@ describe('tracing settings and redaction', function () {
     assert.equal(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_TRACES_EXPORTER: 'none' }), false);
   });
 
-  it('loads no OpenTelemetry module when off: the worker, the client and the activities', () => {
+  it('loads no OpenTelemetry module when off: the worker, the client, jobctl and the activities', () => {
     const script = `
       require('./src/worker/tracing-start');
       require('./src/worker/create-worker');
       require('./src/client/job-client');
+      require('./src/client/cli');
       require('./src/jobs/worker');
       const { traced, activeTraceIds } = require('./src/shared/traced');
       traced('x', {}, async () => 1).then(() => {
