@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { traced } from '../shared/traced';
 import type { Kysely, Transaction } from 'kysely';
 
@@ -46,7 +47,9 @@ export interface OnceResult<T> {
  */
 export async function runOnce<DB, T>(db: Kysely<DB>, key: LedgerKey, work: (trx: Transaction<DB>) => Promise<T>, signal?: AbortSignal): Promise<OnceResult<T>> {
   if (!db) throw new TypeError('runOnce needs the jobs database: declare `database` in the worker definition (defineWorker), and pass the `db` its activities factory is given');
-  return traced('ledger.transaction', { 'job.id': key.jobId, 'job.step': key.step }, () => db.transaction().execute(async (trx) => {
+  // The attempt's step (its activity), as on the attempt's span: the key's step may hold data (a page's cursor).
+  const step = currentActivityType();
+  return traced('ledger.transaction', { 'job.id': key.jobId, ...(step ? { 'job.step': step } : {}) }, () => db.transaction().execute(async (trx) => {
     const ledger = trx as unknown as Transaction<LedgerDatabase>;
     signal?.throwIfAborted();
     const done = await recordedResult<T>(ledger, key);
@@ -82,4 +85,13 @@ export async function recordedResult<T>(db: Kysely<any> | Transaction<any>, key:
 /** The steps recorded for a job, oldest first (for tests and `jobctl`). */
 export async function ledgerSteps<DB>(db: Kysely<DB>, jobId: string): Promise<{ execution: string; step: string }[]> {
   return (db as unknown as Kysely<LedgerDatabase>).selectFrom('ledger').select(['execution', 'step']).where('job_id', '=', jobId).orderBy('created_at').orderBy('step').execute();
+}
+
+/** The activity type of the attempt running this call; none outside an activity. */
+function currentActivityType(): string | undefined {
+  try {
+    return Context.current().info.activityType;
+  } catch {
+    return undefined;
+  }
 }

@@ -33,8 +33,14 @@ export interface CreatedWorker {
   /** The jobs database, migrated; absent when the definition declares none. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
   db?: Kysely<any>;
-  /** A Temporal client on the worker's namespace (DLQ hand-offs, redrives, queue metrics). */
+  /** A Temporal client on the worker's namespace (DLQ hand-offs, redrives); traced when tracing is on. */
   client: Client;
+  /**
+   * The same client without tracing: for the worker's own periodic reads (the queue metrics'
+   * samples), which are no job's work and, traced, would send a backend a trace every few seconds
+   * (a query of every DLQ shard, most of which do not exist). The same object when tracing is off.
+   */
+  untracedClient: Client;
   /** The validated configuration the workers run with. */
   config: Config;
   /** Closes the connections and the database once the workers have stopped. */
@@ -129,7 +135,8 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
     // any worker polls: the server refuses to start a job whose search attributes it lacks.
     await ensureSearchAttributes(clientConnection, config.namespace, { logger: Runtime.instance().logger });
     const dataConverter = dataConverterFor(config);
-    const client = new Client({ connection: clientConnection, namespace: config.namespace, dataConverter, ...(tracing ? { interceptors: { workflow: tracing.clientInterceptors } } : {}) });
+    const untracedClient = new Client({ connection: clientConnection, namespace: config.namespace, dataConverter });
+    const client = tracing ? new Client({ connection: clientConnection, namespace: config.namespace, dataConverter, interceptors: { workflow: tracing.clientInterceptors } }) : untracedClient;
     // Before any worker polls: a queue's first tasks are already held to its rate per key.
     await applyRatePerKey(client, plans, Runtime.instance().logger);
     const given = typeof options.activities === 'function' ? await options.activities({ db, client, config, logger: Runtime.instance().logger }) : (options.activities ?? {});
@@ -180,7 +187,7 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
     const close = async () => {
       for (const c of opened.reverse()) await c.close();
     };
-    return { workers, plans, db, client, config, close };
+    return { workers, plans, db, client, untracedClient, config, close };
   } catch (err) {
     for (const c of opened.reverse()) await c.close().catch(() => {});
     throw err;

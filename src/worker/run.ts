@@ -25,7 +25,7 @@ export async function runWorker<S extends PayloadSchemas>(options: RunWorkerOpti
   const config = resolveConfig(options.config);
   // The runtime (logs, metrics) is installed before the worker's connections are opened on it.
   const logger = options.logger ?? (await installRuntime(config)).logger;
-  const { workers, plans, client, close } = await createWorker({ ...options, config });
+  const { workers, plans, untracedClient, close } = await createWorker({ ...options, config });
   let stopSampler: StopSampler | undefined;
   try {
     const running = workers.map((w) => w.run().catch((err: unknown) => {
@@ -40,7 +40,7 @@ export async function runWorker<S extends PayloadSchemas>(options: RunWorkerOpti
     }
     // Every job type's queue, served here or not: a queue nobody serves is the backlog to see.
     const allQueues = planQueues(config.taskQueue, options.catalog.definitions).map((p) => p.taskQueue);
-    if (metricsBindAddress(config)) stopSampler = startQueueSampler(client, config, options.catalog, allQueues, logger);
+    if (metricsBindAddress(config)) stopSampler = startQueueSampler(untracedClient, config, options.catalog, allQueues, logger);
     const onSignal = (signal: NodeJS.Signals) => {
       const status = workers.map((w) => w.getStatus());
       const inFlightActivities = status.reduce((n, s) => n + s.numInFlightActivities, 0);

@@ -23,14 +23,15 @@ export function traceAttributeInterceptors(catalog: Pick<Catalog, 'byWorkflowTyp
     inbound: {
       async execute(input, next) {
         const span = trace.getActiveSpan();
-        if (!span) return next(input);
         const { info } = ctx;
+        // A job's attempts only: the DLQ's, the windows' and the limiters' activities run for no one job.
         const jobType = catalog.byWorkflowType(info.workflowType ?? '')?.type;
+        if (!span || !jobType) return next(input);
         span.setAttributes({
           [jobSpanAttributes.id]: info.workflowExecution?.workflowId,
+          [jobSpanAttributes.type]: jobType,
           [jobSpanAttributes.attempt]: info.attempt,
           [jobSpanAttributes.step]: info.activityType,
-          ...(jobType ? { [jobSpanAttributes.type]: jobType } : {}),
           ...(info.priority?.fairnessKey ? { [jobSpanAttributes.fairnessKey]: info.priority.fairnessKey } : {}),
         });
         try {

@@ -55,11 +55,31 @@ export function redactingSpanProcessor(exporter: SpanExporter = otlpTraceExporte
  */
 export function redactSpan(span: ReadableSpan, secrets: readonly string[]): ReadableSpan {
   const mutable = span as { -readonly [K in keyof ReadableSpan]: ReadableSpan[K] };
-  mutable.name = redact(span.name, secrets);
-  mutable.attributes = redactDeep(span.attributes, secrets);
+  // One line: an instrumentation may name a span after a query's text ("pg.query:\n jobs").
+  mutable.name = redact(span.name, secrets).replace(/\s+/g, ' ').trim();
+  mutable.attributes = redactDeep(withoutQueryStrings(span.attributes), secrets);
   mutable.events = span.events.map((e) => (e.attributes ? { ...e, attributes: redactDeep(withoutMessage(e.attributes), secrets) } : e));
   if (span.status.message) mutable.status = { code: span.status.code };
   return span;
+}
+
+/** Attributes that hold a whole URL, whose query string is cut; `url.query` is dropped. */
+const urlAttributes = ['url.full', 'http.url'];
+
+/**
+ * The attributes without the query strings of the URLs an instrumentation recorded (undici's
+ * `url.full`): a query carries a request's parameters, which come from the payload or the remote
+ * side (a sync source's name and its cursor), not identifiers.
+ */
+function withoutQueryStrings(attributes: Attributes): Attributes {
+  if (!urlAttributes.some((k) => k in attributes) && !('url.query' in attributes)) return attributes;
+  const rest = { ...attributes };
+  delete rest['url.query'];
+  for (const key of urlAttributes) {
+    const value = rest[key];
+    if (typeof value === 'string') rest[key] = value.replace(/[?#].*$/s, '');
+  }
+  return rest;
 }
 
 function withoutMessage(attributes: Attributes): Attributes {

@@ -1,5 +1,6 @@
 // Imported first by the worker's entry points (`npm run worker`, `npm start`): tracing starts
 // before the modules it instruments (pg) are loaded, which it can only patch on their first load.
+import { ConfigError } from '../shared/errors';
 import { tracingConfigured } from '../shared/tracing-env';
 
 /**
@@ -15,4 +16,11 @@ export function startTracingIfConfigured(): boolean {
   return true;
 }
 
-startTracingIfConfigured();
+try {
+  startTracingIfConfigured();
+} catch (err) {
+  // A bad OTEL_* setting (an unknown protocol) is a configuration error, which the worker's start
+  // reports as it reports the others (its message, exit 1): createWorker starts tracing again and
+  // meets the same error there. Thrown here, at import, it would be an uncaught stack trace.
+  if (!(err instanceof ConfigError)) throw err;
+}

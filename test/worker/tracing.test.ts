@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { newKeyEntry } from '../../src/shared/encryption-keys';
 import { secretsFromEnv } from '../../src/shared/redact';
@@ -73,5 +73,30 @@ describe('tracing settings and redaction', function () {
     assert.match(out, /at f \(x\.ts:1:1\)/, 'the stack frames stay');
     assert.match(out, /payment:p1/);
   });
-});
 
+  it('cuts the query strings of URLs and keeps span names on one line', () => {
+    const span = {
+      name: 'pg.query:\n  jobs',
+      attributes: { 'url.full': 'http://127.0.0.1:8099/records?source=src-secret&cursor=CUR-1', 'url.query': 'source=src-secret&cursor=CUR-1', 'http.url': 'http://h/p?q=v#frag', 'url.path': '/records' },
+      events: [],
+      status: { code: 0 },
+    } as unknown as ReadableSpan;
+    const out = redactSpan(span, []);
+    assert.equal(out.name, 'pg.query: jobs');
+    assert.deepEqual(out.attributes, { 'url.full': 'http://127.0.0.1:8099/records', 'http.url': 'http://h/p', 'url.path': '/records' });
+  });
+
+  it('a bad OTEL_EXPORTER_OTLP_PROTOCOL fails the worker with its message and exit 1, and jobctl with exit 2, not an uncaught stack trace', () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_EXPORTER_OTLP_PROTOCOL: 'bogus', TEMPORAL_ADDRESS: '127.0.0.1:9' };
+    delete env.OTEL_SDK_DISABLED;
+    delete env.OTEL_TRACES_EXPORTER;
+    delete env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL;
+    const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: repoRoot, env, encoding: 'utf8', timeout: 30_000 });
+    for (const [args, code] of [[['dist/worker/main.js'], 1], [['bin/jobctl.js', 'status', 'some-id'], 2]] as const) {
+      const ran = run([...args]);
+      assert.equal(ran.status, code, `${args.join(' ')}: ${ran.stderr}`);
+      assert.match(ran.stderr, /OTEL_EXPORTER_OTLP_PROTOCOL: unknown OTLP protocol "bogus"/);
+      assert.doesNotMatch(ran.stderr, /^\s+at |Node\.js v\d/m, `${args.join(' ')} prints no stack trace`);
+    }
+  });
+});
