@@ -58,6 +58,7 @@ describe('OpenTelemetry traces of a paged sync on PostgreSQL, across continue-as
   });
 
   it('one trace from the caller\'s span through every run, with each page fetch and each PostgreSQL query under its attempt', async () => {
+    const since = new Date();
     const taskQueue = uniqueId('traced-sync');
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'traced-sync-'));
     worker = await startWorkerProcess('traced-worker', env.address, {
@@ -68,6 +69,8 @@ describe('OpenTelemetry traces of a paged sync on PostgreSQL, across continue-as
       OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpUrl,
       OTEL_SERVICE_NAME: 'tracing-sync-test',
       OTEL_BSP_SCHEDULE_DELAY: '100',
+      // The queue metrics sample every half second: their reads must not be traced.
+      METRICS_SAMPLE_INTERVAL: '500ms',
     }, dataDir);
     const name = uniqueId('src').toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 60);
     source.setRecords(name, makeRecords(12));
@@ -109,5 +112,17 @@ describe('OpenTelemetry traces of a paged sync on PostgreSQL, across continue-as
     const ancestors = (s: (typeof spans)[number]): string[] => (s.parentSpanId && byId.get(s.parentSpanId) ? [byId.get(s.parentSpanId)!.name, ...ancestors(byId.get(s.parentSpanId)!)] : []);
     assert.ok(queries.every((q) => ancestors(q).includes('RunActivity:syncPage') || ancestors(q).some((n) => n.startsWith('RunActivity:'))), 'each query is under an attempt');
     assert.ok(queries.some((q) => ancestors(q)[0] === 'ledger.transaction'), 'the ledger transaction holds its queries');
+    // The ledger's span names the attempt's step as the attempt's span does, not the key's (which holds the page's cursor).
+    assert.ok(named('ledger.transaction').every((t) => t.attributes['job.step'] === 'syncPage'), 'ledger.transaction job.step');
+    // Neither the payload's source name nor the source's cursors are in any span (the fetch URLs' query strings are cut).
+    // The source's name is the built-in sync-data type's fairness key by its definition: there, and only there, it is meant.
+    const leaks = spans.flatMap((s) => Object.entries(s.attributes).filter(([k, v]) => k !== 'job.fairness_key' && (String(JSON.stringify(v)).includes(name) || /cursor=/.test(String(JSON.stringify(v))))).map(([k, v]) => `${s.name} ${k}=${JSON.stringify(v)}`));
+    assert.deepEqual(leaks, [], 'no attribute holds the source\'s name or a cursor');
+    for (const s of spans) assert.ok(!/cursor=|CURSOR/.test(s.raw) && !s.name.includes(name), `${s.name}: ${s.raw.slice(0, 300)}`);
+    // The worker's own periodic reads (the queue metrics, every 500 ms here) send no trace.
+    const all = await jaeger.search('tracing-sync-test', since);
+    // (A search returns whole traces: the caller's holds the enqueue's own pause check, a DescribeWorkflow.)
+    const sampled = all.filter((s) => s.traceId !== traceId && (s.name.startsWith('QueryWorkflow') || s.name.startsWith('DescribeWorkflow')));
+    assert.deepEqual(sampled.map((s) => s.name), [], 'no span of the metrics sampler');
   });
 });
