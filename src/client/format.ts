@@ -88,6 +88,8 @@ export function formatDeadLetterEntry(entry: DeadLetterEntry): string {
     ['lastRunId', entry.lastRunId],
     ['error', formatJobError(entry.error)],
     ['fingerprint', `${entry.fingerprint} (${entry.fingerprintText})`],
+    // The failed run's trace, to search a trace backend by (traceparent: 00-<trace ID>-<span ID>-<flags>).
+    ['traceId', entry.traceContext?.traceparent?.split('-')[1]],
     ['payload', JSON.stringify(entry.payload)],
   ];
   const fields = rows

@@ -116,7 +116,7 @@ export type JobClientConnectOptions<S extends PayloadSchemas = PayloadSchemas> =
      * Trace enqueues and the other calls: the caller's active span becomes the parent of the job's
      * start, and the job's trace continues in the worker. `false` installs nothing. A client built
      * with `new JobClient(temporalClient)` takes the interceptors of that Temporal client instead.
-     * @defaultValue on when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, else off
+     * @defaultValue on when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, or when the process has registered a global tracer provider (its own OpenTelemetry SDK, started before connect), else off
      */
     tracing?: boolean | JobClientTracingOptions;
   };

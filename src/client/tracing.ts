@@ -1,6 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
-import { tracingConfigured } from '../shared/tracing-env';
+import { tracerProviderRegistered, tracingConfigured } from '../shared/tracing-env';
 
 /** OpenTelemetry tracing of a `JobClient.connect`ed client's calls (see docs/operations.md, Tracing). */
 export interface JobClientTracingOptions {
@@ -11,11 +11,12 @@ export interface JobClientTracingOptions {
 }
 
 /**
- * The client interceptors that trace a connected client's calls, or none: tracing off (unset, or
- * `false`, or no OTLP endpoint configured for the default) loads no OpenTelemetry module.
+ * The client interceptors that trace a connected client's calls, or none: tracing off (`false`,
+ * or, by default, neither an OTLP endpoint configured nor a tracer provider registered by the
+ * application's own OpenTelemetry SDK) loads no OpenTelemetry module.
  */
 export function clientTracingInterceptors(tracing: boolean | JobClientTracingOptions | undefined): WorkflowClientInterceptor[] | undefined {
-  const on = tracing === undefined ? tracingConfigured() : tracing !== false;
+  const on = tracing === undefined ? tracingConfigured() || tracerProviderRegistered() : tracing !== false;
   if (!on) return undefined;
   const options = typeof tracing === 'object' ? tracing : {};
   if (options.interceptors) return options.interceptors;

@@ -21,7 +21,7 @@ import { checkWorkflowExports } from './check-workflows';
 import type { WorkerDefinition } from './define-worker';
 import { workerTuning } from './tuning';
 import { applyRatePerKey } from './apply-rate-per-key';
-import { tracingConfigured } from '../shared/tracing-env';
+import { tracingConfigured, tracingTarget } from '../shared/tracing-env';
 import type { WorkerTracing } from './tracing';
 
 /** The workers of one process, one per task queue, and what they hold open. */
@@ -107,6 +107,7 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
   }
   // Loaded only when configured: off, no OpenTelemetry module is loaded and no interceptor installed.
   const tracing = tracingConfigured() ? loadTracing() : undefined;
+  if (tracing) Runtime.instance().logger.info(`worker:tracing — spans go by ${tracingTarget()}`, { target: tracingTarget() });
   const opened: { close(): Promise<void> }[] = [];
   if (tracing) opened.push({ close: () => tracing.flush() });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it

@@ -15,6 +15,7 @@ import { stopWhenOrphaned } from './orphan-watch';
 import { loadProjectWorker } from './load-worker';
 import { runWorker } from './run';
 import { startBundledConsole, type BundledConsole } from './start-console';
+import { tracingTarget } from '../shared/tracing-env';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -84,6 +85,7 @@ async function main(): Promise<void> {
           `  Status:     ${jobctl} status <job-id>`,
           `  Failed jobs: ${jobctl} dlq list`,
           `  Metrics:    ${metricsUrl ?? 'off (METRICS=false)'}   (${jobctl} stats)`,
+          `  Tracing:    ${tracingTarget() ?? 'off (set OTEL_EXPORTER_OTLP_ENDPOINT to turn it on)'}`,
           ...(encrypted ? ['  Encrypted:  payloads are encrypted; jobctl and your clients need the same ENCRYPTION_KEYS or ENCRYPTION_KEY_FILE'] : []),
           '  Stop:       Ctrl-C (the worker drains, then the server stops)',
           '',

@@ -11,7 +11,11 @@ import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTele
 import type { ActivityInterceptorsFactory, WorkerOptions } from '@temporalio/worker';
 import type { DeadLetterTracing } from '../activity/dead-letter';
 import type { Catalog } from '../catalog/catalog';
+import { setGlobalErrorHandler } from '@opentelemetry/core';
+import { Runtime } from '@temporalio/worker';
+import { redact, secretsFromEnv } from '../shared/redact';
 import { enableTracedSpans } from '../shared/traced';
+import { tracingTarget } from '../shared/tracing-env';
 import type { TraceCarrier } from '../shared/tracing-env';
 import { traceAttributeInterceptors } from './trace-attributes';
 import { tracingResource, redactingSpanProcessor } from './trace-export';
@@ -55,6 +59,7 @@ export function startTracing(): WorkerTracing {
   });
   sdk.start();
   enableTracedSpans(otelApi);
+  reportExportFailures();
   // Spans still buffered leave before the process does; a collector that is down loses them, and
   // must not turn the exit into a crash (the export's rejection would be unhandled).
   process.once('beforeExit', () => void sdk.shutdown().catch(() => undefined));
@@ -73,6 +78,27 @@ export function startTracing(): WorkerTracing {
     flush: () => spanProcessor.forceFlush().catch(() => undefined),
   };
   return started;
+}
+
+/** How often a failing export is logged: once a minute says the collector is down without flooding the log. */
+const exportFailureLogInterval = 60_000;
+
+/**
+ * Logs the OpenTelemetry SDK's errors (a collector that is down or refuses the spans) as a warning,
+ * at most once a minute with the failures counted since: spans are lost then, jobs never are.
+ */
+function reportExportFailures(): void {
+  let lastAt = -Infinity;
+  let since = 0;
+  setGlobalErrorHandler((err) => {
+    since++;
+    const now = Date.now();
+    if (now - lastAt < exportFailureLogInterval) return;
+    lastAt = now;
+    const message = redact(err instanceof Error ? err.message : String(err), secretsFromEnv());
+    Runtime.instance().logger.warn(`tracing:export-failed — spans could not be sent (${tracingTarget() ?? 'no target'}): ${message}; ${since} failure(s) in the last minute, their spans are lost (jobs are not affected)`, { failures: since });
+    since = 0;
+  });
 }
 
 function deadLetterTracing(tracer: Tracer): DeadLetterTracing {

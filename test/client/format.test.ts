@@ -47,6 +47,12 @@ describe('jobctl dlq show text (formatDeadLetterEntry)', () => {
     assert.match(formatDeadLetterEntry(entry), /^status: +discarded$/m);
     assert.match(formatDeadLetterEntry(entry), /^error: +jobs:unknown-account: no account "nobody"$/m);
   });
+
+  it('prints the failed run\'s trace ID when the entry kept its trace context, and no line when it did not', () => {
+    const traced = { ...entry, traceContext: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' } };
+    assert.match(formatDeadLetterEntry(traced), /^traceId: +4bf92f3577b34da6a3ce929d0e0e4736$/m);
+    assert.doesNotMatch(formatDeadLetterEntry(entry), /traceId/);
+  });
 });
 
 describe('jobctl user for the audit trail (jobctlUser)', () => {

@@ -37,6 +37,9 @@ describe('npm start against a real Temporal dev server', function () {
     env = {
       ...process.env,
       TEMPORAL_ADDRESS: undefined,
+      // Tracing off, whatever the shell running the tests set: the banner says so.
+      OTEL_EXPORTER_OTLP_ENDPOINT: undefined,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined,
       DATA_DIR: dataDir,
       DEV_SERVER_PORT: String(grpcPort),
       DEV_SERVER_UI_PORT: String(uiPort),
@@ -67,6 +70,7 @@ describe('npm start against a real Temporal dev server', function () {
     assert.match(running.output(), new RegExp(`Web UI: +http://127.0.0.1:${uiPort}`));
     assert.ok(await isListening(uiPort), 'the Web UI answers');
     assert.match(running.output(), new RegExp(`Metrics: +http://127.0.0.1:${env.METRICS_PORT}/metrics`));
+    assert.match(running.output(), /Tracing: +off \(set OTEL_EXPORTER_OTLP_ENDPOINT/);
     assert.match(await (await fetch(`http://127.0.0.1:${env.METRICS_PORT}/metrics`)).text(), /^temporal_/m, 'the worker serves metrics');
     assert.match(running.output(), new RegExp(`Console: +http://127.0.0.1:${env.CONSOLE_PORT} \\(loopback, no accounts`));
     assert.match(await (await fetch(`http://127.0.0.1:${env.CONSOLE_PORT}/`)).text(), /<h1>Overview<\/h1>/, 'the console serves its overview');

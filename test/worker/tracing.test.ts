@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { newKeyEntry } from '../../src/shared/encryption-keys';
 import { secretsFromEnv } from '../../src/shared/redact';
-import { tracingConfigured } from '../../src/shared/tracing-env';
+import { tracingConfigured, tracingTarget } from '../../src/shared/tracing-env';
 import { redactSpan } from '../../src/worker/trace-export';
 import { repoRoot } from '../helpers/env';
 
@@ -15,6 +15,9 @@ describe('tracing settings and redaction', function () {
     assert.equal(tracingConfigured({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces' }), true);
     assert.equal(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'true' }), false);
     assert.equal(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_TRACES_EXPORTER: 'none' }), false);
+    // What the banner and the worker's start line say, its password redacted.
+    assert.equal(tracingTarget({}), undefined);
+    assert.equal(tracingTarget({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://u:Pw5ecret@h:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }), 'OTLP grpc to https://u:***@h:4318');
   });
 
   it('loads no OpenTelemetry module when off: the worker, the client, jobctl and the activities', () => {
@@ -98,5 +101,38 @@ describe('tracing settings and redaction', function () {
       assert.match(ran.stderr, /OTEL_EXPORTER_OTLP_PROTOCOL: unknown OTLP protocol "bogus"/);
       assert.doesNotMatch(ran.stderr, /^\s+at |Node\.js v\d/m, `${args.join(' ')} prints no stack trace`);
     }
+  });
+
+  it('a JobClient traces by default in a process whose own OpenTelemetry SDK registered a tracer provider, without OTEL_* variables', () => {
+    const script = (register: boolean) => `
+      ${register ? "require('@opentelemetry/api').trace.setGlobalTracerProvider(new (require('@opentelemetry/sdk-trace-base').BasicTracerProvider)());" : ''}
+      const { clientTracingInterceptors } = require('./src/client/tracing');
+      process.stdout.write(JSON.stringify({ byDefault: clientTracingInterceptors(undefined)?.length ?? 0, off: clientTracingInterceptors(false)?.length ?? 0 }));`;
+    const env = { ...process.env };
+    for (const k of Object.keys(env)) if (k.startsWith('OTEL_')) delete env[k];
+    const run = (register: boolean) => JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '-e', script(register)], { cwd: repoRoot, env, encoding: 'utf8' })) as { byDefault: number; off: number };
+    assert.deepEqual(run(true), { byDefault: 1, off: 0 });
+    assert.deepEqual(run(false), { byDefault: 0, off: 0 });
+  });
+
+  it('logs a failing export as a warning naming the target, once a minute, and goes on', () => {
+    const script = `
+      const { startTracing } = require('./src/worker/tracing');
+      const { traced } = require('./src/shared/traced');
+      startTracing();
+      (async () => {
+        for (let i = 0; i < 5; i++) {
+          await traced('x' + i, {}, async () => 1);
+          await new Promise((r) => setTimeout(r, 400));
+        }
+        process.exit(0);
+      })();`;
+    const env: NodeJS.ProcessEnv = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_EXPORTER_OTLP_TIMEOUT: '500' };
+    for (const k of ['OTEL_SDK_DISABLED', 'OTEL_TRACES_EXPORTER', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL']) delete env[k];
+    const ran = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: repoRoot, env, encoding: 'utf8', timeout: 30_000 });
+    assert.equal(ran.status, 0, ran.stderr);
+    const warnings = ran.stderr.split('\n').filter((l) => l.includes('tracing:export-failed'));
+    assert.equal(warnings.length, 1, `one warning for five failed exports in 2 s:\n${ran.stderr}`);
+    assert.match(warnings[0]!, /OTLP http\/protobuf to http:\/\/127\.0\.0\.1:9/);
   });
 });
