@@ -57,10 +57,23 @@ export function redactSpan(span: ReadableSpan, secrets: readonly string[]): Read
   const mutable = span as { -readonly [K in keyof ReadableSpan]: ReadableSpan[K] };
   // One line: an instrumentation may name a span after a query's text ("pg.query:\n jobs").
   mutable.name = redact(span.name, secrets).replace(/\s+/g, ' ').trim();
-  mutable.attributes = redactDeep(withoutQueryStrings(span.attributes), secrets);
+  mutable.attributes = redactDeep(withoutQueryStrings(validAttributes(span.attributes)), secrets);
   mutable.events = span.events.map((e) => (e.attributes ? { ...e, attributes: redactDeep(withoutMessage(e.attributes), secrets) } : e));
   if (span.status.message) mutable.status = { code: span.status.code };
   return span;
+}
+
+const primitive = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
+/**
+ * The attributes OpenTelemetry allows (primitives and arrays of them). The Temporal SDK's workflow
+ * exporter copies the whole `WorkflowInfo` onto each workflow span, objects included (`memo`,
+ * `searchAttributes`, `priority`, `unsafe`, `lastFailure`): they are dropped, the identifiers kept.
+ */
+function validAttributes(attributes: Attributes): Attributes {
+  const entries = Object.entries(attributes);
+  if (entries.every(([, v]) => primitive(v) || v === undefined)) return attributes;
+  return Object.fromEntries(entries.filter(([, v]) => primitive(v) || (Array.isArray(v) && v.every(primitive))));
 }
 
 /** Attributes that hold a whole URL, whose query string is cut; `url.query` is dropped. */

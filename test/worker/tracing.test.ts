@@ -89,6 +89,16 @@ describe('tracing settings and redaction', function () {
     assert.deepEqual(out.attributes, { 'url.full': 'http://127.0.0.1:8099/records', 'http.url': 'http://h/p', 'url.path': '/records' });
   });
 
+  it('drops the object-valued attributes the SDK\'s workflow exporter copies from WorkflowInfo (memo, priority…), keeping identifiers', () => {
+    const span = {
+      name: 'RunWorkflow:x',
+      attributes: { workflowId: 'payment:p1', attempt: 1, memo: { error: 'account "bob"' }, priority: { fairnessKey: 'acme' }, tags: ['a', 'b'], unsafe: { isReplaying: false } },
+      events: [],
+      status: { code: 0 },
+    } as unknown as ReadableSpan;
+    assert.deepEqual(redactSpan(span, []).attributes, { workflowId: 'payment:p1', attempt: 1, tags: ['a', 'b'] });
+  });
+
   it('a bad OTEL_EXPORTER_OTLP_PROTOCOL fails the worker with its message and exit 1, and jobctl with exit 2, not an uncaught stack trace', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_EXPORTER_OTLP_PROTOCOL: 'bogus', TEMPORAL_ADDRESS: '127.0.0.1:9' };
     delete env.OTEL_SDK_DISABLED;
