@@ -1,7 +1,7 @@
 // The bench client's side of `ours-traced`: the application's own OpenTelemetry SDK, as a team's
 // API process would run it (a tracer provider exporting OTLP, W3C propagation, async context), so
 // the enqueue's span is made and exported and the job's spans are its children.
-import { context, propagation, trace } from '@opentelemetry/api';
+import { context, propagation } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -14,7 +14,8 @@ let provider: BasicTracerProvider | undefined;
 export function benchTracer(endpoint: string): { tracer: Tracer; flush(): Promise<void> } {
   if (!provider) {
     provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces` }))] });
-    trace.setGlobalTracerProvider(provider);
+    // Not registered as the global provider: the client is given its tracer, and a process that
+    // runs the bench in-process (its test, under mocha) keeps its global provider free for others.
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   }

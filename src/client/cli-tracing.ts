@@ -23,7 +23,8 @@ export interface CliTracing {
 
 /** Starts the OpenTelemetry Node SDK for jobctl (no instrumentations: its calls are traced by the client interceptors). */
 export function startCliTracing(): CliTracing {
-  const sdk = new NodeSDK({ resource: tracingResource(cliServiceName), spanProcessors: [redactingSpanProcessor()], logRecordProcessors: [], instrumentations: [] });
+  // No resource detection beyond the OTEL_* variables: the process detector would send jobctl's argv, payloads included.
+  const sdk = new NodeSDK({ autoDetectResources: false, resource: tracingResource(cliServiceName), spanProcessors: [redactingSpanProcessor()], logRecordProcessors: [], instrumentations: [] });
   sdk.start();
   enableTracedSpans(otelApi);
   const tracer = trace.getTracer('durable-jobs');

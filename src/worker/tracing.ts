@@ -51,6 +51,8 @@ export function startTracing(): WorkerTracing {
   const resource = tracingResource();
   const spanProcessor = redactingSpanProcessor();
   const sdk = new NodeSDK({
+    // The resource is the OTEL_* variables' only: the process detector would send the command line.
+    autoDetectResources: false,
     resource,
     spanProcessors: [spanProcessor],
     // Traces only: the worker's metrics and logs have their own outputs.

@@ -100,7 +100,7 @@ describe('tracing settings and redaction', function () {
   });
 
   it('a bad OTEL_EXPORTER_OTLP_PROTOCOL fails the worker with its message and exit 1, and jobctl with exit 2, not an uncaught stack trace', () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_EXPORTER_OTLP_PROTOCOL: 'bogus', TEMPORAL_ADDRESS: '127.0.0.1:9' };
+    const env: NodeJS.ProcessEnv = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_EXPORTER_OTLP_PROTOCOL: 'bogus', TEMPORAL_ADDRESS: '127.0.0.1:9', METRICS: 'false' };
     delete env.OTEL_SDK_DISABLED;
     delete env.OTEL_TRACES_EXPORTER;
     delete env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL;
