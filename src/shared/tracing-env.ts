@@ -19,8 +19,16 @@ export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean
 export function tracingTarget(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (!tracingConfigured(env)) return undefined;
   const endpoint = (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT)!;
-  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf').trim();
-  return `OTLP ${protocol} to ${redact(endpoint, secretsFromEnv(env))}`;
+  return `OTLP ${otlpProtocol(env).protocol} to ${redact(endpoint, secretsFromEnv(env))}`;
+}
+
+/**
+ * The OTLP protocol of traces and the variable that chose it: `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`,
+ * else `OTEL_EXPORTER_OTLP_PROTOCOL`, else `http/protobuf`. Not checked here (the exporter's choice is).
+ */
+export function otlpProtocol(env: NodeJS.ProcessEnv = process.env): { field: string; protocol: string } {
+  const field = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  return { field, protocol: (env[field] ?? 'http/protobuf').trim() };
 }
 
 /** Where `@opentelemetry/api` 1.x keeps what a process registered (`trace`, `propagation`, `context`). */

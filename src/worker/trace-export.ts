@@ -6,6 +6,7 @@ import type { Attributes, Context } from '@opentelemetry/api';
 import type { Span } from '@opentelemetry/sdk-trace-base';
 import { ConfigError } from '../shared/errors';
 import { redact, redactDeep, secretsFromEnv } from '../shared/redact';
+import { otlpProtocol } from '../shared/tracing-env';
 
 /** The service name when `OTEL_SERVICE_NAME` (or `service.name` in `OTEL_RESOURCE_ATTRIBUTES`) sets none. */
 export const defaultServiceName = 'durable-jobs-worker';
@@ -21,8 +22,7 @@ export function tracingResource(serviceName: string = defaultServiceName): Resou
  * timeout from the standard variables itself.
  */
 export function otlpTraceExporter(env: NodeJS.ProcessEnv = process.env): SpanExporter {
-  const field = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
-  const protocol = (env[field] ?? 'http/protobuf').trim();
+  const { field, protocol } = otlpProtocol(env);
   /* eslint-disable @typescript-eslint/no-require-imports -- only the chosen exporter is loaded */
   if (protocol === 'http/protobuf') return new (require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
   if (protocol === 'http/json') return new (require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
