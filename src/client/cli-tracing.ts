@@ -1,8 +1,8 @@
 // jobctl's own spans, when tracing is configured (the same OTEL_* variables as the worker's):
-// each command runs under a `jobctl <command>` span, so the job a `jobctl enqueue` starts, or the
-// redrive a `jobctl dlq redrive` asks for, has the command as its trace's root. Loaded only then.
+// each command runs under a `jobctl <command>` span (made by `traced`, as the ledger's and SMTP's
+// are), so the job a `jobctl enqueue` starts, or the redrive a `jobctl dlq redrive` asks for, has
+// the command as its trace's root. Loaded only then.
 import * as otelApi from '@opentelemetry/api';
-import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { enableTracedSpans } from '../shared/traced';
 import { redactingSpanProcessor, tracingResource } from '../worker/trace-export';
@@ -13,10 +13,8 @@ export const cliServiceName = 'jobctl';
 /** How long jobctl waits at exit for its spans to leave: a collector that is down must not hold a command up. */
 export const cliFlushTimeoutMs = 2_000;
 
-/** Tracing started for one jobctl process. */
+/** Tracing started for one jobctl process: its command runs under `traced`, which this turns on. */
 export interface CliTracing {
-  /** Runs `work` under a root span named `name` (exceptions recorded by type, as the worker's are). */
-  inSpan<T>(name: string, attributes: Record<string, string>, work: () => Promise<T>): Promise<T>;
   /** Exports what is buffered, waiting at most `cliFlushTimeoutMs`. */
   shutdown(): Promise<void>;
 }
@@ -27,20 +25,7 @@ export function startCliTracing(): CliTracing {
   const sdk = new NodeSDK({ autoDetectResources: false, resource: tracingResource(cliServiceName), spanProcessors: [redactingSpanProcessor()], logRecordProcessors: [], instrumentations: [] });
   sdk.start();
   enableTracedSpans(otelApi);
-  const tracer = trace.getTracer('durable-jobs');
   return {
-    inSpan: (name, attributes, work) =>
-      tracer.startActiveSpan(name, { attributes }, async (span) => {
-        try {
-          return await work();
-        } catch (err) {
-          span.recordException(err as Error);
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          throw err;
-        } finally {
-          span.end();
-        }
-      }),
     async shutdown() {
       let timer: NodeJS.Timeout | undefined;
       const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, cliFlushTimeoutMs).unref()));

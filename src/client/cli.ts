@@ -9,6 +9,7 @@ import { redact, secretsFromEnv } from '../shared/redact';
 import { NoCatalogError } from '../catalog/catalog-error';
 import { setCatalogFlag } from './cli-catalog';
 import { tracingConfigured } from '../shared/tracing-env';
+import { traced } from '../shared/traced';
 
 // No catalog is bad input too: --catalog (or DURABLE_JOBS_CATALOG, or package.json) fixes it.
 const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJobTypeError, ConfigError, NoCatalogError, IdConflictError, ScheduleExistsError];
@@ -89,7 +90,7 @@ async function run(argv: string[]): Promise<void> {
   const name = commandName(argv);
   try {
     if (name && serving.has(name)) await buildProgram(argv).parseAsync(argv);
-    else await tracing.inSpan(spanName(argv), { 'jobctl.command': name ?? '' }, () => buildProgram(argv).parseAsync(argv));
+    else await traced(spanName(argv), { 'jobctl.command': name ?? '' }, () => buildProgram(argv).parseAsync(argv));
   } finally {
     await tracing.shutdown();
   }
