@@ -47,9 +47,13 @@ export interface OnceResult<T> {
  */
 export async function runOnce<DB, T>(db: Kysely<DB>, key: LedgerKey, work: (trx: Transaction<DB>) => Promise<T>, signal?: AbortSignal): Promise<OnceResult<T>> {
   if (!db) throw new TypeError('runOnce needs the jobs database: declare `database` in the worker definition (defineWorker), and pass the `db` its activities factory is given');
-  // The attempt's step (its activity), as on the attempt's span: the key's step may hold data (a page's cursor).
-  const step = currentActivityType();
-  return traced('ledger.transaction', { 'job.id': key.jobId, ...(step ? { 'job.step': step } : {}) }, () => db.transaction().execute(async (trx) => {
+  // The attempt's step (its activity), as on the attempt's span: the key's step may hold data (a
+  // page's cursor). Read only when tracing is on.
+  const attributes = () => {
+    const step = currentActivityType();
+    return { 'job.id': key.jobId, ...(step ? { 'job.step': step } : {}) };
+  };
+  return traced('ledger.transaction', attributes, () => db.transaction().execute(async (trx) => {
     const ledger = trx as unknown as Transaction<LedgerDatabase>;
     signal?.throwIfAborted();
     const done = await recordedResult<T>(ledger, key);

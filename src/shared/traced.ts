@@ -14,15 +14,20 @@ export function enableTracedSpans(otelApi: Api): void {
   api = otelApi;
 }
 
+/** A span's attributes: identifiers, never payload values. */
+type SpanAttributes = Record<string, string | number | boolean>;
+
 /**
  * Runs `work` under a span of durable-jobs' own, for what no instrumentation covers (the ledger
  * transaction, the SMTP conversation). Attributes are identifiers, never payload values. With
- * tracing off it is a plain call: no module is loaded and no span made.
+ * tracing off it is a plain call: no module is loaded, no span made, and `attributes`, when a
+ * function, is not called.
  */
-export async function traced<T>(name: string, attributes: Record<string, string | number | boolean>, work: () => Promise<T>): Promise<T> {
+export async function traced<T>(name: string, attributes: SpanAttributes | (() => SpanAttributes), work: () => Promise<T>): Promise<T> {
   const o = api;
   if (!o) return work();
-  return o.trace.getTracer('durable-jobs').startActiveSpan(name, { attributes }, async (span) => {
+  const values = typeof attributes === 'function' ? attributes() : attributes;
+  return o.trace.getTracer('durable-jobs').startActiveSpan(name, { attributes: values }, async (span) => {
     try {
       return await work();
     } catch (err) {
