@@ -1,58 +1,11 @@
-// `jobctl status|result|cancel|list|types`: reading jobs back, and the catalog's job types.
-import { WorkflowFailedError } from '@temporalio/client';
+// `jobctl cancel|list|types`: cancelling and listing jobs, and the catalog's job types.
 import { Option, type Command } from 'commander';
-import { describe } from '../shared/errors';
 import { readCreatedAt } from '../catalog/created-at';
 import { projectCatalog } from './cli-catalog';
 import { flowControlOf, formatFlowControl } from './cli-fairness';
-import { JobFailedError, parseDuration, parseLimit, withClient } from './cli-support';
-import { formatJobError, formatJobRecord, formatTable } from './format';
+import { parseLimit, withClient } from './cli-support';
+import { formatTable } from './format';
 import { listableStatuses, type ListableStatus } from './job-list';
-
-/** Adds `status`. */
-export function addStatusCommand(program: Command): void {
-  program
-    .command('status')
-    .description('Print a job record, read from Temporal')
-    .argument('<id>', 'job ID')
-    .option('--json', 'print the record as JSON')
-    .action(async (id: string, opts: { json?: boolean }) => {
-      // The catalog, when the project names one, gives the attempts limit of jobs from before a job reported it itself.
-      const record = await withClient((client) => client.get(id), 'lazy');
-      console.log(opts.json ? JSON.stringify(record, null, 2) : formatJobRecord(record));
-    });
-}
-
-/** Adds `result`. */
-export function addResultCommand(program: Command): void {
-  program
-    .command('result')
-    .description("Wait for a job to finish and print its result as JSON; exits 1 if the job failed")
-    .argument('<id>', 'job ID')
-    .option('--timeout <duration>', 'give up waiting after this long (e.g. 30s, 5m), exit 1; the job goes on; 0: do not wait, exit 1 at once if it has not finished')
-    .action(async (id: string, opts: { timeout?: string }) => {
-      const timeoutMs = opts.timeout === undefined ? undefined : opts.timeout === '0' ? 0 : parseDuration(opts.timeout, '--timeout');
-      const result = await withClient(async (client) => {
-        try {
-          if (timeoutMs === 0 && (await client.isRunning(id))) throw new JobFailedError(`job ${id} has not finished; it goes on (jobctl status ${id})`);
-          const waiting = client.result(id);
-          if (timeoutMs === 0) return await waiting;
-          if (timeoutMs === undefined) return await waiting;
-          let timer: NodeJS.Timeout | undefined;
-          const timedOut = new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new JobFailedError(`job ${id} did not finish within ${opts.timeout}; it goes on (jobctl status ${id})`)), timeoutMs);
-          });
-          return await Promise.race([waiting, timedOut]).finally(() => clearTimeout(timer));
-        } catch (err) {
-          if (!(err instanceof WorkflowFailedError)) throw err;
-          const record = await client.get(id);
-          const why = record.error ? formatJobError(record.error) : describe(err);
-          throw new JobFailedError(`job ${id} ${record.status} after ${record.attempts}/${record.maxAttempts} attempts: ${why}`);
-        }
-      }, 'lazy');
-      console.log(JSON.stringify(result, null, 2));
-    });
-}
 
 /** Adds `cancel`. */
 export function addCancelCommand(program: Command): void {

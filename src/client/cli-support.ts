@@ -4,7 +4,7 @@ import { msToNumber } from '../shared/sdk-internals';
 import { describe } from '../shared/errors';
 import { UsageError } from './cli-errors';
 import { projectCatalog, type CatalogNeed } from './cli-catalog';
-import { JobClient } from './job-client';
+import type { JobClient } from './job-client';
 
 export { JobFailedError, UsageError } from './cli-errors';
 
@@ -108,6 +108,9 @@ export function jobctlUser(env: NodeJS.ProcessEnv = process.env): string {
  */
 export async function withClient<T>(run: (client: JobClient) => Promise<T>, need: CatalogNeed = 'none', operation = 'this command'): Promise<T> {
   const catalog = projectCatalog(need, operation);
+  // Loaded here, not at the top: parsing a command's options must not load the SDK's gRPC client.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { JobClient } = require('./job-client') as typeof import('./job-client');
   const client = await JobClient.connect({ catalog });
   try {
     return await run(client);

@@ -33,8 +33,8 @@ const load = <M>(id: string): M => require(id) as M;
 /** Each top-level command and the module that adds it, in the order help lists them. */
 const commandTable: [names: string[], add: () => AddCommands][] = [
   [['enqueue'], () => load<typeof import('./cli-enqueue')>('./cli-enqueue').addEnqueueCommand],
-  [['status'], () => load<typeof import('./cli-jobs')>('./cli-jobs').addStatusCommand],
-  [['result'], () => load<typeof import('./cli-jobs')>('./cli-jobs').addResultCommand],
+  [['status'], () => load<typeof import('./cli-status')>('./cli-status').addStatusCommand],
+  [['result'], () => load<typeof import('./cli-status')>('./cli-status').addResultCommand],
   [['cancel'], () => load<typeof import('./cli-jobs')>('./cli-jobs').addCancelCommand],
   [['list'], () => load<typeof import('./cli-jobs')>('./cli-jobs').addListCommand],
   [['dlq'], () => load<typeof import('./cli-dlq')>('./cli-dlq').addDeadLetterCommands],

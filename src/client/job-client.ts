@@ -25,15 +25,12 @@ import { enqueueDebounced, pendingDebounceWindow, pendingDebouncedRecord } from 
 import { enqueueDeduped } from './dedupe';
 import { prepareMany, startMany, type EnqueueManyItem, type EnqueueManyOptions, type EnqueueManyResult } from './enqueue-many';
 import { clientTracingInterceptors, type JobClientTracingOptions } from './tracing';
+import { stateQueryTimeoutMs } from './state-query-timeout';
 
 /** gRPC status NOT_FOUND: the workflow vanished between two calls (e.g. retention expired). */
 const GRPC_NOT_FOUND = 5;
 
-/**
- * How long `get` waits for a running job to answer its state query before reporting without it
- * (the record then says the workers are not answering): a status with no worker up answers in about this.
- */
-export const stateQueryTimeoutMs = 1000;
+export { stateQueryTimeoutMs };
 
 /** What {@link JobClient.jobState} gives when no worker answered the query in time. */
 const unansweredState = Symbol('unanswered');

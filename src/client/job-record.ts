@@ -90,9 +90,12 @@ type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 type ProtoFailure = temporal.api.failure.v1.IFailure;
 type PendingActivity = temporal.api.workflow.v1.IPendingActivityInfo;
 
+/** What a job record reads of its workflow's description: the SDK's, or one jobctl's HTTP reads build from the same message. */
+export type JobDescription = Pick<WorkflowExecutionDescription, 'workflowId' | 'type' | 'status' | 'closeTime' | 'startTime' | 'executionTime' | 'historyLength' | 'memo' | 'typedSearchAttributes' | 'raw'>;
+
 /** What {@link toJobRecord} reads. */
 export interface JobRecordSources {
-  description: WorkflowExecutionDescription;
+  description: JobDescription;
   /** The newest events of the latest run, newest first: enough to reach the last activity start. */
   tail: HistoryEvent[];
   /** The payload, decoded from the first run's start event. */
@@ -120,7 +123,7 @@ export function jobTypeOf(workflow: Pick<WorkflowExecutionDescription, 'type' | 
  * The attempts limit the record reports: what the job says of its current preset, else (a job
  * from before it said so) the catalog's definition, else the pending activity's retry policy.
  */
-function maxAttemptsOf(description: WorkflowExecutionDescription, state: JobState | undefined, pending: PendingActivity | undefined, catalog?: Pick<Catalog, 'byWorkflowType'>): number {
+function maxAttemptsOf(description: JobDescription, state: JobState | undefined, pending: PendingActivity | undefined, catalog?: Pick<Catalog, 'byWorkflowType'>): number {
   const reported = state?.maxAttempts?.[state.preset];
   if (reported !== undefined) return reported;
   const definition = catalog?.byWorkflowType(description.type);
@@ -183,7 +186,7 @@ function openError(status: JobStatus, tail: HistoryEvent[], state: JobState | un
  * attempts begun and the last failure, as the pending activity reports them; `undefined` when no
  * activity is pending.
  */
-export function cancelReport(description: WorkflowExecutionDescription): CancelRequestedInput | undefined {
+export function cancelReport(description: Pick<JobDescription, 'raw'>): CancelRequestedInput | undefined {
   const pending = description.raw.pendingActivities?.at(-1) ?? undefined;
   if (!pending) return undefined;
   const report: CancelRequestedInput = { attempts: pendingAttemptsBegun(pending) };
@@ -217,7 +220,7 @@ export function jobStatusName(status: string): string {
   return closedStatuses[status] ?? status.toLowerCase().replace(/_/g, '-');
 }
 
-function statusOf(description: WorkflowExecutionDescription, pending: PendingActivity | undefined, now: Date): JobStatus {
+function statusOf(description: JobDescription, pending: PendingActivity | undefined, now: Date): JobStatus {
   const closed = closedStatuses[description.status.name];
   if (closed) return closed;
   if (description.executionTime && description.executionTime > now && description.historyLength <= 1) return 'scheduled';

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { loadKeyRing } from './encryption-keys';
+import { isHttpAddress } from './http-address';
 import { ConfigError, type FieldIssue } from './errors';
 import { loadSettings, type SettingField, type SettingsOf, type SettingsOverrides } from './settings';
 
@@ -23,6 +24,13 @@ const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 const fields = {
   /** Temporal frontend `host:port`. Unset: `npm start` runs an embedded dev server. @defaultValue unset */
   temporalAddress: { env: 'TEMPORAL_ADDRESS', schema: z.string().min(1).optional() },
+  /**
+   * `host:port` of the Temporal frontend's HTTP API (the server's `frontend.rpc.httpPort`): jobctl
+   * reads job records there without loading the gRPC client, and falls back to TEMPORAL_ADDRESS
+   * when it does not answer. Plain HTTP only: with TLS, an API key or encryption keys, jobctl reads
+   * over gRPC. @defaultValue the embedded dev server's, `<DEV_SERVER_IP>:<DEV_SERVER_HTTP_PORT>`, when TEMPORAL_ADDRESS is unset; else unset
+   */
+  temporalHttpAddress: { env: 'TEMPORAL_HTTP_ADDRESS', schema: z.string().refine(isHttpAddress, 'must be host:port with a port from 1 to 65535, e.g. 127.0.0.1:7243').optional() },
   /** Temporal namespace. @defaultValue 'default' */
   namespace: { env: 'TEMPORAL_NAMESPACE', schema: z.string().min(1).default('default') },
   /** Task queue the worker polls and jobs are started on. A stored contract. @defaultValue 'durable-jobs' */
@@ -39,6 +47,8 @@ const fields = {
   devServerIp: { env: 'DEV_SERVER_IP', schema: z.string().min(1).default('127.0.0.1') },
   /** gRPC port of the embedded dev server. @defaultValue 7233 */
   devServerPort: { env: 'DEV_SERVER_PORT', schema: port.default(7233) },
+  /** HTTP API port of the embedded dev server (see TEMPORAL_HTTP_ADDRESS). @defaultValue 7243 */
+  devServerHttpPort: { env: 'DEV_SERVER_HTTP_PORT', schema: port.default(7243) },
   /** Web UI port of the embedded dev server. @defaultValue 8233 */
   devServerUiPort: { env: 'DEV_SERVER_UI_PORT', schema: port.default(8233) },
   /** Directory for the dev server's SQLite file and the jobs database; catalogs keep their files under it too (the built-in outbox and reports). @defaultValue './.data' */

@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
 import { CodecError, ErrorType } from './errors';
 import type { KeyRing } from './encryption-keys';
 
@@ -14,6 +13,14 @@ const tagBytes = 16;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const encryptedEncodingBytes = encoder.encode(encryptedEncoding);
+
+/**
+ * The Payload message, loaded when a payload is first encrypted or decrypted: the SDK's protobuf
+ * definitions take tens of milliseconds to load, and {@link KeylessCodec} (every client without
+ * keys, jobctl's HTTP reads among them) never needs them.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const payloadMessage = () => (require('@temporalio/proto') as typeof import('@temporalio/proto')).temporal.api.common.v1.Payload;
 
 /**
  * Whether a payload is one {@link EncryptionCodec} encrypted (its `encoding` is `binary/encrypted`).
@@ -45,7 +52,7 @@ export class EncryptionCodec implements PayloadCodec {
     return payloads.map((payload) => {
       const iv = randomBytes(ivBytes);
       const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(encoder.encode(id));
-      const plain = temporal.api.common.v1.Payload.encode(payload).finish();
+      const plain = payloadMessage().encode(payload).finish();
       const data = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
       return { metadata: { encoding: encoder.encode(encryptedEncoding), [keyIdMetadataKey]: encoder.encode(id) }, data };
     });
@@ -65,7 +72,7 @@ export class EncryptionCodec implements PayloadCodec {
         const decipher = createDecipheriv('aes-256-gcm', entry.key, data.subarray(0, ivBytes)).setAAD(encoder.encode(id));
         decipher.setAuthTag(data.subarray(data.length - tagBytes));
         const plain = Buffer.concat([decipher.update(data.subarray(ivBytes, data.length - tagBytes)), decipher.final()]);
-        return temporal.api.common.v1.Payload.decode(plain);
+        return payloadMessage().decode(plain);
       } catch (cause) {
         throw new CodecError(ErrorType.CodecDecryptFailed, `a payload does not decrypt with key "${id}": the key's material differs from the one that encrypted it, or the payload was altered`, { cause });
       }

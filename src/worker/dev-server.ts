@@ -43,7 +43,7 @@ export async function startDevServer(
   const leftover = await stopLeftoverDevServer(config.dataDir, dbFile);
   if (leftover !== undefined) log(`stopped the dev server (pid ${leftover}) that an earlier, killed npm start left running on ${dbFile}`);
   // Otherwise the readiness check below could find some other server and call it ours.
-  for (const [port, env] of [[config.devServerPort, 'DEV_SERVER_PORT'], [config.devServerUiPort, 'DEV_SERVER_UI_PORT']] as const) {
+  for (const [port, env] of [[config.devServerPort, 'DEV_SERVER_PORT'], [config.devServerHttpPort, 'DEV_SERVER_HTTP_PORT'], [config.devServerUiPort, 'DEV_SERVER_UI_PORT']] as const) {
     if (await isListening(config.devServerIp, port)) {
       throw new Error(
         `${config.devServerIp}:${port} is already in use (another Temporal dev server?). Stop it, choose another ${env}, or set TEMPORAL_ADDRESS to use that server.`,
@@ -55,6 +55,8 @@ export async function startDevServer(
     '--ip', config.devServerIp,
     '--port', String(config.devServerPort),
     '--ui-port', String(config.devServerUiPort),
+    // The HTTP API, where jobctl reads job records without loading the gRPC client (TEMPORAL_HTTP_ADDRESS).
+    '--http-port', String(config.devServerHttpPort),
     '--db-filename', dbFile,
     '--namespace', config.namespace,
     '--log-level', 'error',

@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, setHandler } from '@temporalio/workflow';
 import { jobMaxAttempts, type JobDefinition } from '../catalog/define-job';
+import { jobStateMemoKey, jobStateQueryName } from './job-state-names';
 import type { JobPause } from '../catalog/job-pause';
 
 /** How far a job has got through its work, e.g. pages synced or rows aggregated. */
@@ -79,10 +80,9 @@ export interface CancelRequestedInput {
 export const cancelRequestedSignal = defineSignal<[CancelRequestedInput]>('cancelRequested');
 
 /** Answers with the job's {@link JobState}. Every job workflow handles it. A stored contract. */
-export const jobStateQuery = defineQuery<JobState>('jobState');
+export const jobStateQuery = defineQuery<JobState>(jobStateQueryName);
 
-/** Memo key under which a job leaves its final {@link JobState} when it closes. A stored contract. */
-export const jobStateMemoKey = 'jobState';
+export { jobStateMemoKey };
 
 /** The running job's state; a workflow module global, so it belongs to this workflow run alone. */
 let current: JobState | undefined;

@@ -1,0 +1,146 @@
+// A job record read over Temporal's HTTP API: the same calls as JobClient.get (describe, the first
+// run's start event, the latest run's history tail, the state query), decoded into the same message
+// objects and built by the same toJobRecord, without loading the SDK's gRPC client.
+import type { temporal } from '@temporalio/proto';
+import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
+import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow/codec-helpers';
+import { optionalTsToDate, requiredTsToDate } from '@temporalio/common/lib/time';
+import type { Catalog } from '../../catalog/catalog';
+import { createdAtOf } from '../../catalog/created-at';
+import { JobNotFoundError } from '../../shared/errors';
+import { attemptsEventId } from '../../shared/attempts';
+import { jobStateMemoKey, jobStateQueryName } from '../../workflow/job-state-names';
+import type { JobState } from '../../workflow/job-state';
+import { decodeFailureMessages, decodePayload, type PayloadDecoding } from '../decode';
+import { toJobRecord, type JobDescription, type JobRecord } from '../job-record';
+import { stateQueryTimeoutMs } from '../state-query-timeout';
+import { fromJson } from './api-messages';
+import { HttpApiError, HttpApiUnavailable, notFoundCode, type HttpApi } from './http-api';
+
+type DescribeResponse = temporal.api.workflowservice.v1.IDescribeWorkflowExecutionResponse;
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+type HistoryResponse = temporal.api.workflowservice.v1.IGetWorkflowExecutionHistoryResponse;
+
+const service = 'temporal.api.workflowservice.v1';
+
+/** Events read per page from the end of a history, as JobClient reads them. */
+const tailPageSize = 100;
+
+/** The SDK's names of Temporal's execution statuses (WorkflowExecutionStatusName), by enum number. */
+const statusNames: Record<number, string> = { 0: 'UNSPECIFIED', 1: 'RUNNING', 2: 'COMPLETED', 3: 'FAILED', 4: 'CANCELLED', 5: 'TERMINATED', 6: 'CONTINUED_AS_NEW', 7: 'TIMED_OUT', 8: 'PAUSED' };
+
+/** Reads job records over one {@link HttpApi}. */
+export class HttpJobReader {
+  constructor(
+    private readonly api: HttpApi,
+    private readonly decoding: PayloadDecoding,
+    private readonly catalog?: Pick<Catalog, 'byWorkflowType'>,
+  ) {}
+
+  /** The job's workflow, described as the SDK describes it. Throws {@link JobNotFoundError} for an unknown ID. */
+  async describe(id: string): Promise<JobDescription> {
+    const json = await this.call(id, () => this.api.request('GET', `workflows/${encodeURIComponent(id)}`));
+    const raw = fromJson<DescribeResponse>(`${service}.DescribeWorkflowExecutionResponse`, json);
+    const info = raw.workflowExecutionInfo;
+    if (!info?.execution || !info.type) throw new HttpApiUnavailable(`describe of ${id} answered without the workflow's execution`);
+    const status = info.status ?? 0;
+    return {
+      workflowId: info.execution.workflowId ?? id,
+      type: info.type.name ?? '',
+      status: { code: status, name: statusNames[status] ?? 'UNKNOWN' } as JobDescription['status'],
+      historyLength: Number(info.historyLength ?? 0),
+      startTime: requiredTsToDate(info.startTime, 'startTime'),
+      executionTime: optionalTsToDate(info.executionTime),
+      closeTime: optionalTsToDate(info.closeTime),
+      memo: await decodeMapFromPayloads(this.decoding as Parameters<typeof decodeMapFromPayloads>[0], info.memo?.fields as Record<string, never> | undefined),
+      typedSearchAttributes: decodeTypedSearchAttributes(info.searchAttributes?.indexedFields as Parameters<typeof decodeTypedSearchAttributes>[0]),
+      raw: raw as JobDescription['raw'],
+    };
+  }
+
+  /** The job's record, as {@link JobClient.get} builds it for a job that has started. */
+  async record(id: string): Promise<JobRecord> {
+    const description = await this.describe(id);
+    const runId = description.raw.workflowExecutionInfo?.execution?.runId ?? '';
+    const firstRunId = description.raw.workflowExecutionInfo?.firstRunId || runId;
+    const [start, tail, state] = await Promise.all([this.firstEvent(id, firstRunId), this.historyTail(id, runId), this.jobState(id, description)]);
+    const unanswered = state === 'unanswered';
+    await decodeFailureMessages(this.decoding, [
+      ...(description.raw.pendingActivities ?? []).map((p) => p.lastFailure),
+      ...tail.map((e) => e.workflowExecutionFailedEventAttributes?.failure),
+    ]);
+    const input = start?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+    const record = toJobRecord({
+      description,
+      tail,
+      payload: input ? await decodePayload(this.decoding, input as Parameters<typeof decodePayload>[1]) : undefined,
+      createdAt: createdAtOf(description, start),
+      state: unanswered ? undefined : state,
+      now: new Date(),
+      catalog: this.catalog,
+    });
+    return unanswered ? { ...record, workersNotAnswering: true } : record;
+  }
+
+  /** The result of a job whose latest run completed (`description` says so): its completion event's, decoded. */
+  async result(id: string, description: JobDescription): Promise<unknown> {
+    const runId = description.raw.workflowExecutionInfo?.execution?.runId ?? '';
+    const page = await this.history(id, 'history-reverse', { 'execution.runId': runId, maximumPageSize: '1' });
+    const completed = page.history?.events?.[0]?.workflowExecutionCompletedEventAttributes;
+    if (!completed) throw new HttpApiUnavailable(`the last event of ${id}'s run ${runId} is not its completion`);
+    const payload = completed.result?.payloads?.[0];
+    return payload ? decodePayload(this.decoding, payload as Parameters<typeof decodePayload>[1]) : undefined;
+  }
+
+  /** The first event of a run (its start). */
+  private async firstEvent(id: string, runId: string): Promise<HistoryEvent | undefined> {
+    const page = await this.history(id, 'history', { 'execution.runId': runId, maximumPageSize: '1' });
+    return page.history?.events?.[0] ?? undefined;
+  }
+
+  /** The newest events of a run, newest first, read back only until the activity start the attempts come from (as JobClient reads them). */
+  private async historyTail(id: string, runId: string): Promise<HistoryEvent[]> {
+    const tail: HistoryEvent[] = [];
+    let nextPageToken: string | undefined;
+    do {
+      const page = await this.history(id, 'history-reverse', { 'execution.runId': runId, maximumPageSize: String(tailPageSize), ...(nextPageToken ? { nextPageToken } : {}) });
+      tail.push(...(page.history?.events ?? []));
+      nextPageToken = page.nextPageToken?.length ? Buffer.from(page.nextPageToken).toString('base64') : undefined;
+      const wanted = attemptsEventId(tail);
+      if (wanted !== undefined && tail.some((e) => Number(e.eventId) === wanted)) break;
+    } while (nextPageToken);
+    return tail;
+  }
+
+  private async history(id: string, route: 'history' | 'history-reverse', query: Record<string, string>): Promise<HistoryResponse> {
+    const json = await this.call(id, () => this.api.request('GET', `workflows/${encodeURIComponent(id)}/${route}`, query));
+    const type = route === 'history' ? 'GetWorkflowExecutionHistoryResponse' : 'GetWorkflowExecutionHistoryReverseResponse';
+    return fromJson<HistoryResponse>(`${service}.${type}`, json);
+  }
+
+  /** The job's own report: its memo once closed, its query while it runs (`unanswered` if no worker answers within the bound). */
+  private async jobState(id: string, description: JobDescription): Promise<JobState | 'unanswered' | undefined> {
+    const memo = description.memo?.[jobStateMemoKey] as JobState | undefined;
+    if (memo || description.status.name !== 'RUNNING' || description.historyLength <= 1) return memo;
+    try {
+      const body = { query: { queryType: jobStateQueryName } };
+      const json = await this.api.request('POST', `workflows/${encodeURIComponent(id)}/query/${jobStateQueryName}`, {}, body, stateQueryTimeoutMs);
+      const answer = fromJson<temporal.api.workflowservice.v1.IQueryWorkflowResponse>(`${service}.QueryWorkflowResponse`, json);
+      const payload = answer.queryResult?.payloads?.[0];
+      if (answer.queryRejected || !payload) return 'unanswered';
+      return (await decodePayload(this.decoding, payload as Parameters<typeof decodePayload>[1])) as JobState;
+    } catch {
+      return 'unanswered';
+    }
+  }
+
+  /** Runs a call, turning the server's "not found" into {@link JobNotFoundError}. */
+  private async call(id: string, run: () => Promise<unknown>): Promise<unknown> {
+    try {
+      return await run();
+    } catch (err) {
+      if (err instanceof HttpApiError && err.code === notFoundCode) throw new JobNotFoundError(id);
+      throw err;
+    }
+  }
+}
