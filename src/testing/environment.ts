@@ -17,6 +17,8 @@ export interface TestEnvOptions {
   temporalCliPath?: string;
   /** Where provisioning reports what it does (a cold cache builds or downloads the binaries). @defaultValue silent */
   log?: ProvisionLog;
+  /** The dev server's HTTP API port (jobctl's reads use it through TEMPORAL_HTTP_ADDRESS); the time-skipping server has none. @defaultValue none passed (the CLI's own default) */
+  httpPort?: number;
 }
 
 function settings(options: TestEnvOptions): { cacheDir: string; testServerPath?: string; temporalCliPath?: string } {
@@ -49,6 +51,6 @@ export async function startDevServerEnv(options: TestEnvOptions = {}): Promise<T
   const { cacheDir, temporalCliPath } = settings(options);
   const { value: cli } = await provisionTemporalCli({ cacheDir, temporalCliPath, log: options.log });
   return TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: cli }, searchAttributes: [jobTypeSearchAttribute], extraArgs: ['--log-level', 'error', ...devServerDynamicConfigArgs()] },
+    server: { executable: { type: 'existing-path', path: cli }, searchAttributes: [jobTypeSearchAttribute], extraArgs: ['--log-level', 'error', ...(options.httpPort ? ['--http-port', String(options.httpPort)] : []), ...devServerDynamicConfigArgs()] },
   });
 }
