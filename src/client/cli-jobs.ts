@@ -1,11 +1,12 @@
-// `jobctl cancel|list|types`: cancelling and listing jobs, and the catalog's job types.
+// `jobctl cancel|list|types`: cancelling and listing jobs (over HTTP when it answers), and the catalog's job types.
 import { Option, type Command } from 'commander';
 import { readCreatedAt } from '../catalog/created-at';
 import { projectCatalog } from './cli-catalog';
 import { flowControlOf, formatFlowControl } from './cli-fairness';
 import { parseLimit, withClient } from './cli-support';
 import { formatTable } from './format';
-import { listableStatuses, type ListableStatus } from './job-list';
+import { listableStatuses, type ListableStatus } from './job-list-pages';
+import { readOverHttp } from './http/http-reads';
 
 /** Adds `cancel`. */
 export function addCancelCommand(program: Command): void {
@@ -30,7 +31,10 @@ export function addListCommand(program: Command): void {
     .option('--json', 'print as JSON')
     .action(async (opts: { type?: string; status?: ListableStatus | 'dead-lettered'; limit: string; json?: boolean }) => {
       const limit = parseLimit(opts.limit);
-      const rows = await withClient(async (client) => {
+      const status = opts.status;
+      // Over HTTP when it answers (http/http-reads.ts); dead letters come from the DLQ workflows, over gRPC.
+      const listed = status === 'dead-lettered' ? undefined : await readOverHttp((reader) => reader.list({ type: opts.type, status, limit }));
+      const rows = listed ?? await withClient(async (client) => {
         if (opts.status !== 'dead-lettered') return client.list({ type: opts.type, status: opts.status, limit });
         const { entries } = await client.deadLetters.page({ type: opts.type, limit: Math.min(limit, 1000) });
         // Entries handed off before 0.3 do not carry createdAt: read it from the job's first run.

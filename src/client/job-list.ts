@@ -1,169 +1,41 @@
-// Jobs listed from Temporal's visibility store: the query a filter makes, and pages of one row per
-// job. `jobctl list` reads pages until it has its limit; the console shows one page at a time and
-// hands Temporal's own page token back as its cursor, so no list is ever loaded whole.
-import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+// Jobs listed over the SDK's gRPC client: job-list-pages.ts's pages, read with
+// `listWorkflowExecutions` and decoded as the SDK's own `workflow.list` decodes them.
+import type { Client } from '@temporalio/client';
 import type { Catalog } from '../catalog/catalog';
-import { createdAtOf } from '../catalog/created-at';
 import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import { executionInfoFromRaw } from './sdk-client-internals';
-import { jobStatusName, jobTypeOf } from './job-record';
+import { collectJobs, jobsPage, type JobListPage, type JobListPageOptions, type JobSummary, type ListJobsOptions, type ListRows } from './job-list-pages';
 
-/** Job statuses that Temporal's visibility store can select by. */
-export const listableStatuses = ['running', 'completed', 'failed', 'cancelled', 'terminated', 'timed-out'] as const;
+export * from './job-list-pages';
 
-/** A status {@link listJobs} can select. */
-export type ListableStatus = (typeof listableStatuses)[number];
-
-/** Each listable status as visibility's `ExecutionStatus` names it. */
-export const executionStatus: Record<ListableStatus, string> = {
-  running: 'Running',
-  completed: 'Completed',
-  failed: 'Failed',
-  cancelled: 'Canceled',
-  terminated: 'Terminated',
-  'timed-out': 'TimedOut',
-};
-
-/** Options of {@link listJobs}; {@link listJobsPage} takes the same filters. */
-export interface ListJobsOptions {
-  /** Only jobs of this type (the `JobType` search attribute). @defaultValue every type */
-  type?: string;
-  /** Only jobs in this state. @defaultValue any */
-  status?: ListableStatus;
-  /** Only jobs whose ID starts with this (`WorkflowId STARTS_WITH`). @defaultValue any ID */
-  idPrefix?: string;
-  /**
-   * Only jobs created at or after this time: visibility's `StartTime`, the start of the job's
-   * latest run (its enqueue, or its latest redrive). @defaultValue no bound
-   */
-  createdFrom?: Date;
-  /** Only jobs created before this time (exclusive), as {@link createdFrom}. @defaultValue no bound */
-  createdBefore?: Date;
-  /** At most this many jobs. @defaultValue 50 */
-  limit?: number;
+/** {@link ListRows} over an SDK client. */
+function rowsOf(client: Client): ListRows {
+  const { namespace, loadedDataConverter } = client.options;
+  return async (query, pageSize, nextPageToken) => {
+    const response = await client.workflowService.listWorkflowExecutions({ namespace, query, pageSize, nextPageToken });
+    const rows = await Promise.all(response.executions.map((raw) => executionInfoFromRaw(raw, loadedDataConverter, raw, namespace)));
+    return response.nextPageToken?.length ? { rows, nextPageToken: response.nextPageToken } : { rows };
+  };
 }
 
-/** One line of `jobctl list`. */
-export interface JobSummary {
-  id: string;
-  type: string;
-  /** Temporal's execution status, lower-cased: `running`, `completed`, `failed`, … */
-  status: string;
-  createdAt: string;
-  closedAt?: string;
-}
-
-/** What {@link listJobsPage} reads. */
-export interface JobListPageOptions {
-  /** Visibility rows read for the page, at most 1000; earlier runs among them are left out, so a page may hold fewer jobs. @defaultValue 50 */
-  pageSize?: number;
-  /** The previous page's `nextPageToken`. @defaultValue the first page */
-  nextPageToken?: Uint8Array;
-}
-
-/** One page of jobs, newest first. */
-export interface JobListPage {
-  jobs: JobSummary[];
-  /** Temporal's token for the next page; unset on the last one. */
-  nextPageToken?: Uint8Array;
-}
-
-/** A string as a visibility query literal: single-quoted, with `'` and `\` escaped. */
-export function quoteQueryValue(value: string): string {
-  return `'${value.replace(/['\\]/g, '\\$&')}'`;
-}
-
-/**
- * The visibility query for a list: job workflows only (never the dead-letter queues): the
- * catalog's workflow types, or without a catalog every workflow started as a job (with a JobType).
- * A run that continued as new is never a job's latest, so it is left out unless a status is asked for.
- */
-export function listQuery(options: Omit<ListJobsOptions, 'limit'>, catalog?: Pick<Catalog, 'definitions'>): string {
-  const clauses = options.type
-    ? [`JobType = ${quoteQueryValue(options.type)}`]
-    : catalog
-      ? [`WorkflowType IN (${catalog.definitions.map((d) => quoteQueryValue(d.workflowType)).join(', ')})`]
-      : ['JobType IS NOT NULL'];
-  clauses.push(options.status ? `ExecutionStatus = '${executionStatus[options.status]}'` : `ExecutionStatus != 'ContinuedAsNew'`);
-  if (options.idPrefix) clauses.push(`WorkflowId STARTS_WITH ${quoteQueryValue(options.idPrefix)}`);
-  if (options.createdFrom) clauses.push(`StartTime >= '${options.createdFrom.toISOString()}'`);
-  if (options.createdBefore) clauses.push(`StartTime < '${options.createdBefore.toISOString()}'`);
-  return clauses.join(' AND ');
+/** A namespace without the JobType attribute refuses the query: name it, with the fix. */
+async function namingMissingAttribute<T>(client: Client, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw missingSearchAttributeIn(err, client.options.namespace) ?? err;
+  }
 }
 
 /**
  * Lists jobs from Temporal's visibility store (eventually consistent: a job shows up within a
  * second or so), one row per job, reading pages until it has `limit`.
  */
-export async function listJobs(client: Client, options: ListJobsOptions = {}, catalog?: Pick<Catalog, 'definitions' | 'byWorkflowType'>): Promise<JobSummary[]> {
-  const limit = options.limit ?? 50;
-  const jobs: JobSummary[] = [];
-  let nextPageToken: Uint8Array | undefined;
-  do {
-    const page = await listJobsPage(client, options, catalog, { pageSize: Math.min(limit, 1000), nextPageToken });
-    jobs.push(...page.jobs);
-    nextPageToken = page.nextPageToken;
-  } while (nextPageToken && jobs.length < limit);
-  return jobs.slice(0, limit);
+export function listJobs(client: Client, options: ListJobsOptions = {}, catalog?: Pick<Catalog, 'definitions' | 'byWorkflowType'>): Promise<JobSummary[]> {
+  return namingMissingAttribute(client, () => collectJobs(rowsOf(client), options, catalog));
 }
 
-/**
- * One page of jobs from Temporal's visibility store, newest first, with Temporal's token for the
- * next. One row per job: visibility has a row per run, so a row of a closed run is kept only if
- * it is the job's latest run (a redriven job's earlier failure is left out, on whichever page it
- * falls), checked with one visibility query per page.
- */
-export async function listJobsPage(client: Client, options: Omit<ListJobsOptions, 'limit'>, catalog?: Pick<Catalog, 'definitions' | 'byWorkflowType'>, page: JobListPageOptions = {}): Promise<JobListPage> {
-  const { namespace, loadedDataConverter } = client.options;
-  try {
-    const response = await client.workflowService.listWorkflowExecutions({
-      namespace,
-      query: listQuery(options, catalog),
-      pageSize: Math.max(1, Math.min(page.pageSize ?? 50, 1000)),
-      nextPageToken: page.nextPageToken,
-    });
-    const rows = await Promise.all(response.executions.map((raw) => executionInfoFromRaw(raw, loadedDataConverter, raw, namespace)));
-    const latest = await latestRunIds(client, rows.filter((r) => r.status.name !== 'RUNNING').map((r) => r.workflowId));
-    const seen = new Set<string>();
-    const jobs: JobSummary[] = [];
-    for (const row of rows) {
-      // A closed run with a newer one is an earlier run; one visibility cannot place (yet) is kept.
-      const newer = row.status.name !== 'RUNNING' && (latest.get(row.workflowId) ?? row.runId) !== row.runId;
-      if (seen.has(row.workflowId) || newer) continue;
-      seen.add(row.workflowId);
-      jobs.push(toSummary(row, catalog));
-    }
-    const token = response.nextPageToken;
-    return token && token.length > 0 ? { jobs, nextPageToken: token } : { jobs };
-  } catch (err) {
-    // A namespace without the JobType attribute refuses the query: name it, with the fix.
-    throw missingSearchAttributeIn(err, namespace) ?? err;
-  }
-}
-
-function toSummary(row: WorkflowExecutionInfo, catalog?: Pick<Catalog, 'byWorkflowType'>): JobSummary {
-  const summary: JobSummary = { id: row.workflowId, type: jobTypeOf(row, catalog), status: jobStatusName(row.status.name), createdAt: createdAtOf(row).toISOString() };
-  if (row.closeTime) summary.closedAt = row.closeTime.toISOString();
-  return summary;
-}
-
-/** IDs asked about per visibility query, keeping the query short. */
-const idsPerQuery = 100;
-
-/**
- * The latest run of each job ID, from visibility: runs of one ID follow one another, so the one
- * that started last. Continued-as-new runs are never the latest and are not read.
- */
-async function latestRunIds(client: Client, ids: string[]): Promise<Map<string, string>> {
-  const unique = [...new Set(ids)];
-  const latest = new Map<string, { runId: string; start: number }>();
-  for (let i = 0; i < unique.length; i += idsPerQuery) {
-    const chunk = unique.slice(i, i + idsPerQuery);
-    const query = `WorkflowId IN (${chunk.map(quoteQueryValue).join(', ')}) AND ExecutionStatus != 'ContinuedAsNew'`;
-    for await (const run of client.workflow.list({ query, pageSize: 1000 })) {
-      const seen = latest.get(run.workflowId);
-      if (!seen || run.startTime.getTime() > seen.start) latest.set(run.workflowId, { runId: run.runId, start: run.startTime.getTime() });
-    }
-  }
-  return new Map([...latest].map(([id, { runId }]) => [id, runId]));
+/** One page of jobs from Temporal's visibility store, newest first, with Temporal's token for the next (see {@link jobsPage}). */
+export function listJobsPage(client: Client, options: Omit<ListJobsOptions, 'limit'>, catalog?: Pick<Catalog, 'definitions' | 'byWorkflowType'>, page: JobListPageOptions = {}): Promise<JobListPage> {
+  return namingMissingAttribute(client, () => jobsPage(rowsOf(client), options, catalog, page));
 }

@@ -2,9 +2,6 @@
 // run's start event, the latest run's history tail, the state query), decoded into the same message
 // objects and built by the same toJobRecord, without loading the SDK's gRPC client.
 import type { temporal } from '@temporalio/proto';
-import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
-import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow/codec-helpers';
-import { optionalTsToDate, requiredTsToDate } from '@temporalio/common/lib/time';
 import type { Catalog } from '../../catalog/catalog';
 import { createdAtOf } from '../../catalog/created-at';
 import { JobNotFoundError } from '../../shared/errors';
@@ -13,8 +10,10 @@ import { jobStateMemoKey, jobStateQueryName } from '../../workflow/job-state-nam
 import type { JobState } from '../../workflow/job-state';
 import { decodeFailureMessages, decodePayload, type PayloadDecoding } from '../decode';
 import { toJobRecord, type JobDescription, type JobRecord } from '../job-record';
+import { collectJobs, type JobSummary, type ListJobsOptions, type ListRows } from '../job-list-pages';
 import { stateQueryTimeoutMs } from '../state-query-timeout';
 import { fromJson } from './api-messages';
+import { executionInfo } from './execution-info';
 import { HttpApiError, HttpApiUnavailable, notFoundCode, type HttpApi } from './http-api';
 
 type DescribeResponse = temporal.api.workflowservice.v1.IDescribeWorkflowExecutionResponse;
@@ -25,9 +24,6 @@ const service = 'temporal.api.workflowservice.v1';
 
 /** Events read per page from the end of a history, as JobClient reads them. */
 const tailPageSize = 100;
-
-/** The SDK's names of Temporal's execution statuses (WorkflowExecutionStatusName), by enum number. */
-const statusNames: Record<number, string> = { 0: 'UNSPECIFIED', 1: 'RUNNING', 2: 'COMPLETED', 3: 'FAILED', 4: 'CANCELLED', 5: 'TERMINATED', 6: 'CONTINUED_AS_NEW', 7: 'TIMED_OUT', 8: 'PAUSED' };
 
 /** Reads job records over one {@link HttpApi}. */
 export class HttpJobReader {
@@ -41,21 +37,7 @@ export class HttpJobReader {
   async describe(id: string): Promise<JobDescription> {
     const json = await this.call(id, () => this.api.request('GET', `workflows/${encodeURIComponent(id)}`));
     const raw = fromJson<DescribeResponse>(`${service}.DescribeWorkflowExecutionResponse`, json);
-    const info = raw.workflowExecutionInfo;
-    if (!info?.execution || !info.type) throw new HttpApiUnavailable(`describe of ${id} answered without the workflow's execution`);
-    const status = info.status ?? 0;
-    return {
-      workflowId: info.execution.workflowId ?? id,
-      type: info.type.name ?? '',
-      status: { code: status, name: statusNames[status] ?? 'UNKNOWN' } as JobDescription['status'],
-      historyLength: Number(info.historyLength ?? 0),
-      startTime: requiredTsToDate(info.startTime, 'startTime'),
-      executionTime: optionalTsToDate(info.executionTime),
-      closeTime: optionalTsToDate(info.closeTime),
-      memo: await decodeMapFromPayloads(this.decoding as Parameters<typeof decodeMapFromPayloads>[0], info.memo?.fields as Record<string, never> | undefined),
-      typedSearchAttributes: decodeTypedSearchAttributes(info.searchAttributes?.indexedFields as Parameters<typeof decodeTypedSearchAttributes>[0]),
-      raw: raw as JobDescription['raw'],
-    };
+    return { ...(await executionInfo(raw.workflowExecutionInfo, this.decoding)), raw: raw as JobDescription['raw'] };
   }
 
   /** The job's record, as {@link JobClient.get} builds it for a job that has started. */
@@ -91,6 +73,26 @@ export class HttpJobReader {
     const payload = completed.result?.payloads?.[0];
     return payload ? decodePayload(this.decoding, payload as Parameters<typeof decodePayload>[1]) : undefined;
   }
+
+  /**
+   * Jobs from the visibility store, as {@link JobClient.list} lists them (without a catalog, as
+   * `jobctl list` does). A refused query (a namespace without the JobType attribute) is left to the
+   * gRPC path, whose error names the attribute and its fix.
+   */
+  list(options: ListJobsOptions): Promise<JobSummary[]> {
+    return collectJobs(this.rows, options);
+  }
+
+  /** One `ListWorkflowExecutions` page over HTTP, its rows decoded as the SDK decodes them. */
+  readonly rows: ListRows = async (query, pageSize, nextPageToken) => {
+    const params: Record<string, string> = { query, pageSize: String(pageSize), ...(nextPageToken ? { nextPageToken: Buffer.from(nextPageToken).toString('base64') } : {}) };
+    const json = await this.api.request('GET', 'workflows', params).catch((err: unknown) => {
+      throw err instanceof HttpApiError ? new HttpApiUnavailable(`list: ${err.message}`) : err;
+    });
+    const page = fromJson<temporal.api.workflowservice.v1.IListWorkflowExecutionsResponse>(`${service}.ListWorkflowExecutionsResponse`, json);
+    const rows = await Promise.all((page.executions ?? []).map((raw) => executionInfo(raw, this.decoding)));
+    return page.nextPageToken?.length ? { rows, nextPageToken: page.nextPageToken } : { rows };
+  };
 
   /** The first event of a run (its start). */
   private async firstEvent(id: string, runId: string): Promise<HistoryEvent | undefined> {
