@@ -36,7 +36,9 @@ async function main(): Promise<void> {
   const cli = await provisionTemporalCli({ cacheDir: loadConfig({}, {}).cacheDir });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-cli-'));
   const server = await startBenchServer('npm-start', cli.value, dir);
-  const env = { ...process.env, TEMPORAL_ADDRESS: server.address, DURABLE_JOBS_CATALOG: path.join(repoRoot, 'dist/jobs/catalog.js') };
+  // As a user of `npm start`'s server runs jobctl: reads over its HTTP API. The gRPC rows run the same commands without it.
+  const env = { ...process.env, TEMPORAL_ADDRESS: server.address, TEMPORAL_HTTP_ADDRESS: server.httpAddress, DURABLE_JOBS_CATALOG: path.join(repoRoot, 'dist/jobs/catalog.js') };
+  const grpcEnv = { ...env, TEMPORAL_HTTP_ADDRESS: undefined };
   const client = await JobClient.connect({ temporalAddress: server.address, catalog });
   try {
     // A running job no worker answers for, and a file of jobs for a bulk enqueue.
@@ -44,22 +46,26 @@ async function main(): Promise<void> {
     const payloadFile = path.join(dir, 'one.jsonl');
     await writeFile(payloadFile, `${JSON.stringify({ payload: {}, id: 'bench-cli-file' })}\n`);
     const jobctl = (...args: string[]) => ['node', [path.join(repoRoot, 'bin/jobctl.js'), ...args]] as const;
-    const commands: [string, readonly [string, readonly string[]]][] = [
+    const grpc = (command: readonly [string, readonly string[]]) => [...command, grpcEnv] as const;
+    const commands: [string, readonly [string, readonly string[], NodeJS.ProcessEnv?]][] = [
       ['node -e 0 (the floor)', ['node', ['-e', '0']]],
       ['temporal workflow describe', [cli.value, ['workflow', 'describe', '--address', server.address, '-w', running.id]]],
       ['jobctl status (no worker answers)', jobctl('status', running.id)],
       ['jobctl status (unknown id)', jobctl('status', 'no-such-job')],
+      ['jobctl status (unknown id, gRPC)', grpc(jobctl('status', 'no-such-job'))],
       ['jobctl list', jobctl('list', '--limit', '10')],
+      ['jobctl list (gRPC)', grpc(jobctl('list', '--limit', '10'))],
       ['jobctl enqueue (existing id)', jobctl('enqueue', 'noop', '{}', '--id', running.id)],
       ['jobctl enqueue --file (1 line)', jobctl('enqueue', 'noop', '--file', payloadFile)],
       ['jobctl result --timeout 0', jobctl('result', running.id, '--timeout', '0')],
+      ['jobctl result --timeout 0 (gRPC)', grpc(jobctl('result', running.id, '--timeout', '0'))],
       ['jobctl --help', jobctl('--help')],
     ];
     console.log(`jobctl, whole process, wall ms over ${runs} runs (after one warm-up), on ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`);
-    for (const [name, [command, args]] of commands) {
-      await timeProcess(command, [...args], env);
+    for (const [name, [command, args, commandEnv = env]] of commands) {
+      await timeProcess(command, [...args], commandEnv);
       const times: number[] = [];
-      for (let i = 0; i < runs; i++) times.push(await timeProcess(command, [...args], env));
+      for (let i = 0; i < runs; i++) times.push(await timeProcess(command, [...args], commandEnv));
       const s = spread(times);
       console.log(`  ${name.padEnd(36)} median ${s.median.toFixed(0).padStart(5)}   range ${s.min.toFixed(0)}–${s.max.toFixed(0)}`);
     }

@@ -16,6 +16,8 @@ export type ServerKind =
 /** A server a scenario runs against. */
 export interface BenchServer {
   address: string;
+  /** The HTTP API's `host:port`, on the server `npm start` configures. */
+  httpAddress?: string;
   /** Its process, when the bench started it (for CPU). */
   pid?: number;
   stop(): Promise<void>;
@@ -25,9 +27,9 @@ export interface BenchServer {
 export async function startBenchServer(kind: ServerKind, cliPath: string, dir: string): Promise<BenchServer> {
   const [port, uiPort] = [await freePort(), await freePort()];
   if (kind === 'npm-start') {
-    const config = loadConfig({ dataDir: dir, devServerPort: port, devServerUiPort: uiPort, temporalAddress: undefined }, {});
+    const config = loadConfig({ dataDir: dir, devServerPort: port, devServerUiPort: uiPort, devServerHttpPort: await freePort(), temporalAddress: undefined }, {});
     const server = await startDevServer(cliPath, config);
-    return { address: server.address, pid: server.pid, stop: server.stop };
+    return { address: server.address, httpAddress: server.httpAddress, pid: server.pid, stop: server.stop };
   }
   const address = `127.0.0.1:${port}`;
   // A stock server logs at its default level; its log goes to a file, as a user's terminal would take it.

@@ -1,4 +1,4 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType } from '../shared/sdk-internals';
 
 /**
  * The `JobType` search attribute: every job is started with its type in it, so `jobctl list` and the

@@ -1,4 +1,5 @@
-import { ApplicationFailure, type Duration } from '@temporalio/common';
+import type { Duration } from '@temporalio/common';
+import { ApplicationFailure } from './sdk-internals';
 
 /**
  * The library's own namespaced error types (`jobs:*`). They are stored in workflow histories and

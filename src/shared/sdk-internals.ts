@@ -4,3 +4,8 @@
 // step with what the SDK will accept; their public re-exports are marked "deprecated, internal use
 // only" and no public replacement exists.
 export { msToNumber, optionalTsToMs } from '@temporalio/common/lib/time';
+// The same classes and functions as the package's index exports, from the modules that define them:
+// the index loads every converter (protobufjs, nexus-rpc) before jobctl's first network call.
+export { ApplicationFailure } from '@temporalio/common/lib/failure';
+export { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common/lib/search-attributes';
+export { defaultPayloadConverter } from '@temporalio/common/lib/converter/payload-converter';

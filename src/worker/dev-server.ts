@@ -14,6 +14,8 @@ import { devServerTuningArgs } from './tuning';
 export interface DevServer {
   /** gRPC address, `host:port`. */
   address: string;
+  /** HTTP API address, `host:port` (TEMPORAL_HTTP_ADDRESS: where jobctl reads job records). */
+  httpAddress: string;
   /** Web UI address. */
   uiUrl: string;
   /**
@@ -87,7 +89,7 @@ export async function startDevServer(
     await stop();
     throw err;
   }
-  return { address, uiUrl: `http://${config.devServerIp}:${config.devServerUiPort}`, stop, pid: child.pid };
+  return { address, httpAddress: `${config.devServerIp}:${config.devServerHttpPort}`, uiUrl: `http://${config.devServerIp}:${config.devServerUiPort}`, stop, pid: child.pid };
 }
 
 async function waitUntilReady(address: string, exited: Promise<number | null>, timeoutMs: number): Promise<void> {

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
       logger.info({ url: codecServer.url }, 'codec-server:started');
     }
     devServer = await startDevServer(cli.value, config, undefined, (line) => logger.warn(line), codecServer?.url);
-    logger.info({ address: devServer.address, ui: devServer.uiUrl, db: `${config.dataDir}/temporal.db` }, 'dev-server:started');
+    logger.info({ address: devServer.address, http: devServer.httpAddress, ui: devServer.uiUrl, db: `${config.dataDir}/temporal.db` }, 'dev-server:started');
   }
   process.removeListener('SIGINT', early).removeListener('SIGTERM', early);
   const consoleServer: BundledConsole | undefined = await startBundledConsole(config, definition.catalog, devServer?.uiUrl, logger);

@@ -26,7 +26,7 @@ export async function startTestTemporal(): Promise<TestTemporal> {
   const base = loadConfig();
   const cli = (await provisionTemporalCli({ cacheDir: base.cacheDir, temporalCliPath: base.temporalCliPath })).value;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'temporal-restart-'));
-  const config: Config = { ...base, dataDir, devServerIp: '127.0.0.1', devServerPort: await freePort(), devServerUiPort: await freePort(), namespace: 'default' };
+  const config: Config = { ...base, dataDir, devServerIp: '127.0.0.1', devServerPort: await freePort(), devServerHttpPort: await freePort(), devServerUiPort: await freePort(), namespace: 'default' };
   let server: DevServer | undefined = await startDevServer(cli, config);
   return {
     address: server.address,

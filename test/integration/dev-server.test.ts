@@ -43,6 +43,7 @@ describe('npm start against a real Temporal dev server', function () {
       DATA_DIR: dataDir,
       DEV_SERVER_PORT: String(grpcPort),
       DEV_SERVER_UI_PORT: String(uiPort),
+      DEV_SERVER_HTTP_PORT: String(await freePort()),
       TEMPORAL_TASK_QUEUE: uniqueId('it'),
       // Never the default 9464: other workers on this machine may serve it.
       METRICS_HOST: '127.0.0.1',
@@ -141,6 +142,8 @@ describe('npm start against a real Temporal dev server', function () {
     assert.equal(record.status, 'completed', 'the job survived the restart in the SQLite file');
     assert.equal(record.type, 'send-email');
     assert.equal(record.attempts, 1);
+    // A newcomer's jobctl, with npm start's defaults and no TEMPORAL_ADDRESS, reads over the dev server's HTTP API: the same record.
+    assert.deepEqual(JSON.parse((await runCommand(process.execPath, [jobctl, 'status', id, '--json'], { ...env, TEMPORAL_ADDRESS: undefined, DEV_SERVER_PORT: String(await freePort()) })).stdout), record);
   });
 
   it('refuses to start a second dev server on ports in use, and with TEMPORAL_ADDRESS set starts only a worker', async () => {

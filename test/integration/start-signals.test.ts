@@ -35,6 +35,7 @@ describe('npm start under repeated and fatal signals', function () {
       DATA_DIR: dataDir,
       DEV_SERVER_PORT: String(grpcPort),
       DEV_SERVER_UI_PORT: String(uiPort),
+      DEV_SERVER_HTTP_PORT: String(await freePort()),
       TEMPORAL_TASK_QUEUE: uniqueId('signals'),
       SMTP_URL: smtp.url,
       SHUTDOWN_GRACE_TIME: '10m',

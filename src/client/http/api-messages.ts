@@ -2,13 +2,17 @@
 // gRPC client decodes (Long int64s, enum numbers, Uint8Array bytes, {seconds, nanos} times), so the
 // job record code reads both alike. It loads protobufjs's reflection over api-subset.json (the
 // messages of the few calls jobctl makes over HTTP), not the SDK's whole API.
-import protobuf from 'protobufjs/light';
+import type protobuf from 'protobufjs/light';
 import apiSubset from './api-subset.json';
 
 let root: protobuf.Root | undefined;
 
+/** protobufjs, loaded with the first answer to decode: an unknown job's 404 never needs it. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const protobufjs = () => require('protobufjs/light') as typeof protobuf;
+
 function lookup(name: string): protobuf.Type {
-  root ??= protobuf.Root.fromJSON(apiSubset as protobuf.INamespace);
+  root ??= protobufjs().Root.fromJSON(apiSubset as protobuf.INamespace);
   return root.lookupType(name);
 }
 
@@ -41,7 +45,7 @@ function normalize(type: protobuf.Type, json: unknown): unknown {
   for (const [key, value] of Object.entries(json)) {
     const field = type.fields[key];
     const resolved = field?.resolve().resolvedType;
-    if (!(resolved instanceof protobuf.Type) || value === null) {
+    if (!(resolved instanceof protobufjs().Type) || value === null) {
       out[key] = value;
       continue;
     }

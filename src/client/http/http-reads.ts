@@ -1,9 +1,9 @@
 // When jobctl reads over Temporal's HTTP API instead of gRPC, and the reads themselves: loading
 // the SDK's gRPC client and the whole protobuf API takes most of a command's time
 // (docs/performance.md), and a record read needs neither.
-import { defaultPayloadConverter } from '@temporalio/common';
 import type { Catalog } from '../../catalog/catalog';
 import { KeylessCodec } from '../../shared/encryption-codec';
+import { defaultPayloadConverter } from '../../shared/sdk-internals';
 import { isHttpAddress } from '../../shared/http-address';
 import { tracingConfigured } from '../../shared/tracing-env';
 import { HttpApi, HttpApiUnavailable } from './http-api';
