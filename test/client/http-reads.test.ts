@@ -8,7 +8,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { JobClient } from '../../src/client/job-client';
 import type { JobRecord } from '../../src/client/job-record';
-import { HttpApi } from '../../src/client/http/http-api';
+import { HttpApi, HttpApiUnavailable } from '../../src/client/http/http-api';
 import { HttpJobReader } from '../../src/client/http/http-job-reader';
 import { fromJson } from '../../src/client/http/api-messages';
 import { httpReadTarget } from '../../src/client/http/http-reads';
@@ -186,6 +186,18 @@ describe("job records read over Temporal's HTTP API (real dev server)", function
       assert.equal(overHttp.code, 0, overHttp.stderr);
       assert.equal(overHttp.stdout, overGrpc.stdout, args.join(' '));
     }
+    // Every character a job ID may hold but "/" travels in the HTTP API's paths; an ID with a "/" is read over gRPC.
+    const special = (await jobs.enqueue('noop', {}, { id: `${uniqueId('odd')}:a@b+c=d.e_f-g` })).id;
+    const slashed = (await jobs.enqueue('noop', {}, { id: `${uniqueId('tenant')}/orders/42` })).id;
+    for (const odd of [special, slashed]) await until(odd, (r) => r.status === 'completed');
+    const overHttpAlone = await runCommand(process.execPath, [jobctl, 'status', special, '--json'], httpOnly, repoRoot);
+    assert.equal(overHttpAlone.code, 0, overHttpAlone.stderr);
+    assert.deepEqual(JSON.parse(overHttpAlone.stdout), await jobs.get(special));
+    await assert.rejects(reader.record(slashed), HttpApiUnavailable);
+    const both = { ...grpcOnly, TEMPORAL_HTTP_ADDRESS: httpAddress };
+    const slashedStatus = await runCommand(process.execPath, [jobctl, 'status', slashed, '--json'], both, repoRoot);
+    assert.equal(slashedStatus.code, 0, slashedStatus.stderr);
+    assert.deepEqual(JSON.parse(slashedStatus.stdout), await jobs.get(slashed));
     const unknown = await runCommand(process.execPath, [jobctl, 'status', 'no-such-job'], httpOnly, repoRoot);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /jobs:job-not-found: no job with id "no-such-job"/);

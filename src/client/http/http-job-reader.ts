@@ -25,6 +25,16 @@ const service = 'temporal.api.workflowservice.v1';
 /** Events read per page from the end of a history, as JobClient reads them. */
 const tailPageSize = 100;
 
+/**
+ * The HTTP API's path of a workflow. An ID with a `/` has none: the server keeps `%2F` encoded in
+ * a path, so it would look that ID up with the escape in it and answer "not found" for a job that
+ * exists. Such a read is left to gRPC (job IDs may hold `/`).
+ */
+function workflowPath(id: string): string {
+  if (id.includes('/')) throw new HttpApiUnavailable(`the HTTP API's paths cannot carry the "/" in ${JSON.stringify(id)}`);
+  return `workflows/${encodeURIComponent(id)}`;
+}
+
 /** Reads job records over one {@link HttpApi}. */
 export class HttpJobReader {
   constructor(
@@ -35,7 +45,7 @@ export class HttpJobReader {
 
   /** The job's workflow, described as the SDK describes it. Throws {@link JobNotFoundError} for an unknown ID. */
   async describe(id: string): Promise<JobDescription> {
-    const json = await this.call(id, () => this.api.request('GET', `workflows/${encodeURIComponent(id)}`));
+    const json = await this.call(id, () => this.api.request('GET', workflowPath(id)));
     const raw = fromJson<DescribeResponse>(`${service}.DescribeWorkflowExecutionResponse`, json);
     return { ...(await executionInfo(raw.workflowExecutionInfo, this.decoding)), raw: raw as JobDescription['raw'] };
   }
@@ -115,7 +125,7 @@ export class HttpJobReader {
   }
 
   private async history(id: string, route: 'history' | 'history-reverse', query: Record<string, string>): Promise<HistoryResponse> {
-    const json = await this.call(id, () => this.api.request('GET', `workflows/${encodeURIComponent(id)}/${route}`, query));
+    const json = await this.call(id, () => this.api.request('GET', `${workflowPath(id)}/${route}`, query));
     const type = route === 'history' ? 'GetWorkflowExecutionHistoryResponse' : 'GetWorkflowExecutionHistoryReverseResponse';
     return fromJson<HistoryResponse>(`${service}.${type}`, json);
   }
@@ -126,7 +136,7 @@ export class HttpJobReader {
     if (memo || description.status.name !== 'RUNNING' || description.historyLength <= 1) return memo;
     try {
       const body = { query: { queryType: jobStateQueryName } };
-      const json = await this.api.request('POST', `workflows/${encodeURIComponent(id)}/query/${jobStateQueryName}`, {}, body, stateQueryTimeoutMs);
+      const json = await this.api.request('POST', `${workflowPath(id)}/query/${jobStateQueryName}`, {}, body, stateQueryTimeoutMs);
       const answer = fromJson<temporal.api.workflowservice.v1.IQueryWorkflowResponse>(`${service}.QueryWorkflowResponse`, json);
       const payload = answer.queryResult?.payloads?.[0];
       if (answer.queryRejected || !payload) return 'unanswered';
