@@ -203,12 +203,18 @@ describe("job records read over Temporal's HTTP API (real dev server)", function
     assert.match(unknown.stderr, /jobs:job-not-found: no job with id "no-such-job"/);
   });
 
-  it('jobctl falls back to gRPC when nothing answers at the HTTP address, and reads over gRPC under TLS or encryption settings', async () => {
+  it('jobctl falls back to gRPC when nothing answers at the HTTP address or the server refuses otherwise than "no such job", and reads over gRPC under TLS or encryption settings', async () => {
     const { id } = await jobs.enqueue('noop', {});
     await until(id, (r) => r.status === 'completed');
     const fallback = await runCommand(process.execPath, [jobctl, 'status', id, '--json'], { ...process.env, TEMPORAL_ADDRESS: env.address, TEMPORAL_HTTP_ADDRESS: `127.0.0.1:${await freePort()}` }, repoRoot);
     assert.equal(fallback.code, 0, fallback.stderr);
     assert.equal(JSON.parse(fallback.stdout).status, 'completed');
+    // A refusal other than "no such workflow" (here a namespace that does not exist) is said as over gRPC, not as an unknown job.
+    const namespaced = (http: boolean) => ({ ...process.env, TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'no-such-namespace', TEMPORAL_HTTP_ADDRESS: http ? httpAddress : undefined });
+    const [wrongOverHttp, wrongOverGrpc] = [await runCommand(process.execPath, [jobctl, 'status', id], namespaced(true), repoRoot), await runCommand(process.execPath, [jobctl, 'status', id], namespaced(false), repoRoot)];
+    assert.equal(wrongOverHttp.code, 1);
+    assert.match(wrongOverHttp.stderr, /no-such-namespace/);
+    assert.equal(wrongOverHttp.stderr, wrongOverGrpc.stderr);
     assert.deepEqual(httpReadTarget({ TEMPORAL_HTTP_ADDRESS: httpAddress }), { address: httpAddress, namespace: 'default' });
     assert.deepEqual(httpReadTarget({}), { address: '127.0.0.1:7243', namespace: 'default' });
     assert.equal(httpReadTarget({ TEMPORAL_ADDRESS: 'temporal:7233' }), undefined);

@@ -2,12 +2,13 @@
 // reads jobctl makes there: node:http, one kept-alive connection, no gRPC stack to load.
 import http from 'node:http';
 
-/** The server answered with an error: `code` is the gRPC status code it carries (5: not found). */
+/** The server answered with an error: `code` is the gRPC status code it carries (5: not found), `detail` the type of its first detail (`temporal.api.errordetails.v1.NotFoundFailure`). */
 export class HttpApiError extends Error {
   constructor(
     readonly code: number,
     message: string,
     readonly httpStatus: number,
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'HttpApiError';
@@ -22,8 +23,8 @@ export class HttpApiUnavailable extends Error {
   }
 }
 
-/** gRPC status NOT_FOUND, as the HTTP API's error bodies carry it. */
-export const notFoundCode = 5;
+/** The detail of the server's "no such workflow" (a missing namespace has NamespaceNotFoundFailure). */
+export const workflowNotFoundDetail = 'temporal.api.errordetails.v1.NotFoundFailure';
 
 /** Calls of one jobctl command against one server and namespace. */
 export class HttpApi {
@@ -61,9 +62,10 @@ export class HttpApi {
               return reject(new HttpApiUnavailable(`${method} ${path}: HTTP ${res.statusCode} without a JSON body (not Temporal's HTTP API?)`));
             }
             if (res.statusCode === 200) return resolve(json);
-            const { code, message } = (json ?? {}) as { code?: unknown; message?: unknown };
+            const { code, message, details } = (json ?? {}) as { code?: unknown; message?: unknown; details?: { '@type'?: unknown }[] };
             if (typeof code !== 'number') return reject(new HttpApiUnavailable(`${method} ${path}: HTTP ${res.statusCode} (not Temporal's HTTP API?)`));
-            reject(new HttpApiError(code, typeof message === 'string' ? message : `HTTP ${res.statusCode}`, res.statusCode ?? 0));
+            const detail = Array.isArray(details) && typeof details[0]?.['@type'] === 'string' ? details[0]['@type'].replace(/^type\.googleapis\.com\//, '') : undefined;
+            reject(new HttpApiError(code, typeof message === 'string' ? message : `HTTP ${res.statusCode}`, res.statusCode ?? 0, detail));
           });
         },
       );

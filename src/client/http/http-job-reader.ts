@@ -14,7 +14,7 @@ import { collectJobs, type JobSummary, type ListJobsOptions, type ListRows } fro
 import { stateQueryTimeoutMs } from '../state-query-timeout';
 import { fromJson } from './api-messages';
 import { executionInfo } from './execution-info';
-import { HttpApiError, HttpApiUnavailable, notFoundCode, type HttpApi } from './http-api';
+import { HttpApiError, HttpApiUnavailable, workflowNotFoundDetail, type HttpApi } from './http-api';
 
 type DescribeResponse = temporal.api.workflowservice.v1.IDescribeWorkflowExecutionResponse;
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -146,13 +146,18 @@ export class HttpJobReader {
     }
   }
 
-  /** Runs a call, turning the server's "not found" into {@link JobNotFoundError}. */
+  /**
+   * Runs a call, turning the server's "no such workflow" into {@link JobNotFoundError}. Any other
+   * refusal (a namespace that does not exist, a permission) is left to the gRPC path, whose errors
+   * say it as jobctl always has.
+   */
   private async call(id: string, run: () => Promise<unknown>): Promise<unknown> {
     try {
       return await run();
     } catch (err) {
-      if (err instanceof HttpApiError && err.code === notFoundCode) throw new JobNotFoundError(id);
-      throw err;
+      if (!(err instanceof HttpApiError)) throw err;
+      if (err.detail === workflowNotFoundDetail) throw new JobNotFoundError(id);
+      throw new HttpApiUnavailable(`${id}: ${err.message}`);
     }
   }
 }
