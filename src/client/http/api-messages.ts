@@ -4,6 +4,7 @@
 // messages of the few calls jobctl makes over HTTP), not the SDK's whole API.
 import type protobuf from 'protobufjs/light';
 import apiSubset from './api-subset.json';
+import { HttpApiUnavailable } from './http-api';
 
 let root: protobuf.Root | undefined;
 
@@ -60,5 +61,10 @@ function normalize(type: protobuf.Type, json: unknown): unknown {
 /** A proto3 JSON answer as the message `typeName` (e.g. `temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse`). */
 export function fromJson<T>(typeName: string, json: unknown): T {
   const type = lookup(typeName);
-  return type.fromObject(normalize(type, json) as Record<string, unknown>) as T;
+  try {
+    return type.fromObject(normalize(type, json) as Record<string, unknown>) as T;
+  } catch (err) {
+    // A form this reader does not know (a newer server's?): the read goes to gRPC instead.
+    throw new HttpApiUnavailable(`cannot read the server's ${type.name}: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
