@@ -3,7 +3,7 @@ import type { Duration } from '@temporalio/common';
 import type { z } from 'zod';
 import type { Catalog, PayloadSchemas } from '../catalog/catalog';
 import { NoCatalogError } from '../catalog/catalog-error';
-import { createdAtOf, readCreatedAt } from '../catalog/created-at';
+import { readCreatedAt } from '../catalog/created-at';
 import { loadConfig, type Config, type ConfigOverrides } from '../shared/config';
 import { IdConflictError, JobClosedError, JobNotFoundError, JobNotStartedError, UnreachableError } from '../shared/errors';
 import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
@@ -12,10 +12,11 @@ import { dataConverterFor } from '../shared/data-converter';
 import { connectionOptions } from '../shared/temporal-connection';
 import { cancelRequestedSignal, jobStateMemoKey, jobStateQuery, type JobState } from '../workflow/job-state';
 import { DeadLetterQueue } from './dead-letters';
-import { decodeFailureMessages } from './decode';
-import { decodeStartInput, firstEvent, historyTail } from './history';
+import { decodingOf } from './decode';
+import { assembleRecord } from './record-assembly';
+import { firstEvent, historyTail } from './history';
 import { listJobs, type ListJobsOptions, type JobSummary } from './job-list';
-import { cancelReport, jobStatusName, jobTypeOf, toJobRecord, type JobRecord } from './job-record';
+import { cancelReport, jobStatusName, jobTypeOf, type JobRecord } from './job-record';
 import { JobSchedules } from './schedules';
 import { JobPauses } from './job-pauses';
 import { payloadHashMemoKey, startJob } from '../catalog/start-job';
@@ -32,8 +33,6 @@ const GRPC_NOT_FOUND = 5;
 
 export { stateQueryTimeoutMs };
 
-/** What {@link JobClient.jobState} gives when no worker answered the query in time. */
-const unansweredState = Symbol('unanswered');
 
 /** Options of {@link JobClient.enqueue}. */
 export interface EnqueueOptions {
@@ -239,14 +238,7 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
         historyTail(this.temporal, id, description.runId),
         this.jobState(handle, description),
       ]);
-      const unanswered = state === unansweredState;
-      const createdAt = createdAtOf(description, start);
-      await decodeFailureMessages(this.temporal, [
-        ...(description.raw.pendingActivities ?? []).map((p) => p.lastFailure),
-        ...tail.map((e) => e.workflowExecutionFailedEventAttributes?.failure),
-      ]);
-      const record = toJobRecord({ description, tail, payload: await decodeStartInput(this.temporal, start), createdAt, state: unanswered ? undefined : (state as JobState | undefined), now: new Date(), catalog: this.config.catalog });
-      return unanswered ? { ...record, workersNotAnswering: true } : record;
+      return assembleRecord({ description, start, tail, state }, decodingOf(this.temporal), this.config.catalog);
     });
   }
 
@@ -299,13 +291,13 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
   }
 
   /** The job's own report: its memo once closed, its query while it runs (skipped if no worker answers soon). */
-  private async jobState(handle: WorkflowHandle, description: WorkflowExecutionDescription): Promise<JobState | typeof unansweredState | undefined> {
+  private async jobState(handle: WorkflowHandle, description: WorkflowExecutionDescription): Promise<JobState | 'unanswered' | undefined> {
     const memo = description.memo?.[jobStateMemoKey] as JobState | undefined;
     if (memo || description.status.name !== 'RUNNING' || description.historyLength <= 1) return memo;
     try {
       return await this.temporal.withDeadline(Date.now() + stateQueryTimeoutMs, () => handle.query(jobStateQuery));
     } catch {
-      return unansweredState;
+      return 'unanswered';
     }
   }
 

@@ -1,15 +1,14 @@
 // A job record read over Temporal's HTTP API: the same calls as JobClient.get (describe, the first
 // run's start event, the latest run's history tail, the state query), decoded into the same message
-// objects and built by the same toJobRecord, without loading the SDK's gRPC client.
+// objects and assembled as JobClient assembles them (record-assembly.ts), without loading the SDK's gRPC client.
 import type { temporal } from '@temporalio/proto';
 import type { Catalog } from '../../catalog/catalog';
-import { createdAtOf } from '../../catalog/created-at';
 import { JobNotFoundError } from '../../shared/errors';
-import { attemptsEventId } from '../../shared/attempts';
 import { jobStateMemoKey, jobStateQueryName } from '../../workflow/job-state-names';
 import type { JobState } from '../../workflow/job-state';
-import { decodeFailureMessages, decodePayload, type PayloadDecoding } from '../decode';
-import { toJobRecord, type JobDescription, type JobRecord } from '../job-record';
+import { decodePayload, type PayloadDecoding } from '../decode';
+import type { JobDescription, JobRecord } from '../job-record';
+import { assembleRecord, readTail, tailPageSize } from '../record-assembly';
 import { collectJobs, type JobSummary, type ListJobsOptions, type ListRows } from '../job-list-pages';
 import { stateQueryTimeoutMs } from '../state-query-timeout';
 import { fromJson } from './api-messages';
@@ -21,9 +20,6 @@ type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 type HistoryResponse = temporal.api.workflowservice.v1.IGetWorkflowExecutionHistoryResponse;
 
 const service = 'temporal.api.workflowservice.v1';
-
-/** Events read per page from the end of a history, as JobClient reads them. */
-const tailPageSize = 100;
 
 /**
  * The HTTP API's path of a workflow. An ID with a `/` has none: the server keeps `%2F` encoded in
@@ -56,22 +52,7 @@ export class HttpJobReader {
     const runId = description.raw.workflowExecutionInfo?.execution?.runId ?? '';
     const firstRunId = description.raw.workflowExecutionInfo?.firstRunId || runId;
     const [start, tail, state] = await Promise.all([this.firstEvent(id, firstRunId), this.historyTail(id, runId), this.jobState(id, description)]);
-    const unanswered = state === 'unanswered';
-    await decodeFailureMessages(this.decoding, [
-      ...(description.raw.pendingActivities ?? []).map((p) => p.lastFailure),
-      ...tail.map((e) => e.workflowExecutionFailedEventAttributes?.failure),
-    ]);
-    const input = start?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
-    const record = toJobRecord({
-      description,
-      tail,
-      payload: input ? await decodePayload(this.decoding, input as Parameters<typeof decodePayload>[1]) : undefined,
-      createdAt: createdAtOf(description, start),
-      state: unanswered ? undefined : state,
-      now: new Date(),
-      catalog: this.catalog,
-    });
-    return unanswered ? { ...record, workersNotAnswering: true } : record;
+    return assembleRecord({ description, start, tail, state }, this.decoding, this.catalog);
   }
 
   /** The result of a job whose latest run completed (`description` says so): its completion event's, decoded. */
@@ -110,18 +91,12 @@ export class HttpJobReader {
     return page.history?.events?.[0] ?? undefined;
   }
 
-  /** The newest events of a run, newest first, read back only until the activity start the attempts come from (as JobClient reads them). */
-  private async historyTail(id: string, runId: string): Promise<HistoryEvent[]> {
-    const tail: HistoryEvent[] = [];
-    let nextPageToken: string | undefined;
-    do {
+  /** The newest events of a run, newest first ({@link readTail}). */
+  private historyTail(id: string, runId: string): Promise<HistoryEvent[]> {
+    return readTail<string>(async (nextPageToken) => {
       const page = await this.history(id, 'history-reverse', { 'execution.runId': runId, maximumPageSize: String(tailPageSize), ...(nextPageToken ? { nextPageToken } : {}) });
-      tail.push(...(page.history?.events ?? []));
-      nextPageToken = page.nextPageToken?.length ? Buffer.from(page.nextPageToken).toString('base64') : undefined;
-      const wanted = attemptsEventId(tail);
-      if (wanted !== undefined && tail.some((e) => Number(e.eventId) === wanted)) break;
-    } while (nextPageToken);
-    return tail;
+      return { events: page.history?.events ?? [], next: page.nextPageToken?.length ? Buffer.from(page.nextPageToken).toString('base64') : undefined };
+    });
   }
 
   private async history(id: string, route: 'history' | 'history-reverse', query: Record<string, string>): Promise<HistoryResponse> {
