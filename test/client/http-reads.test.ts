@@ -186,6 +186,14 @@ describe("job records read over Temporal's HTTP API (real dev server)", function
       assert.equal(overHttp.code, 0, overHttp.stderr);
       assert.equal(overHttp.stdout, overGrpc.stdout, args.join(' '));
     }
+    // A job that failed: result --timeout 0 says why, over HTTP as over gRPC.
+    smtpAnswer = { code: 550, message: 'no such user' };
+    const failed = (await jobs.enqueue('send-email', mail('reject@example.com'))).id;
+    await until(failed, (r) => r.status === 'failed');
+    const [failedOverHttp, failedOverGrpc] = [await runCommand(process.execPath, [jobctl, 'result', failed, '--timeout', '0'], httpOnly, repoRoot), await runCommand(process.execPath, [jobctl, 'result', failed, '--timeout', '0'], grpcOnly, repoRoot)];
+    assert.equal(failedOverHttp.code, 1);
+    assert.match(failedOverHttp.stderr, new RegExp(`job ${failed} failed after 1/6 attempts: jobs:smtp-rejected`));
+    assert.equal(failedOverHttp.stderr, failedOverGrpc.stderr);
     // Every character a job ID may hold but "/" travels in the HTTP API's paths; an ID with a "/" is read over gRPC.
     const special = (await jobs.enqueue('noop', {}, { id: `${uniqueId('odd')}:a@b+c=d.e_f-g` })).id;
     const slashed = (await jobs.enqueue('noop', {}, { id: `${uniqueId('tenant')}/orders/42` })).id;
