@@ -3,7 +3,9 @@
 // accept ('30s', '5m') and for protobuf timestamps. Using the same parser keeps our validation in
 // step with what the SDK will accept; their public re-exports are marked "deprecated, internal use
 // only" and no public replacement exists.
-export { msToNumber, optionalTsToMs } from '@temporalio/common/lib/time';
+export { msToNumber, optionalTsToMs, optionalTsToDate, requiredTsToDate } from '@temporalio/common/lib/time';
+// How the SDK's client types a visibility row's search attributes (jobctl's HTTP reads type theirs alike).
+export { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 // The same classes and functions as the package's index exports, from the modules that define them:
 // the index loads every converter (protobufjs, nexus-rpc) before jobctl's first network call.
 export { ApplicationFailure } from '@temporalio/common/lib/failure';

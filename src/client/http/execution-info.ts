@@ -3,10 +3,9 @@
 // times as Dates, memo through the codecs, search attributes typed.
 import type { WorkflowExecutionInfo } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
-import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow/codec-helpers';
-import { optionalTsToDate, requiredTsToDate } from '@temporalio/common/lib/time';
-import type { PayloadDecoding } from '../decode';
+import type { Payload } from '@temporalio/common';
+import { decodeTypedSearchAttributes, optionalTsToDate, requiredTsToDate } from '../../shared/sdk-internals';
+import { decodePayload, type PayloadDecoding } from '../decode';
 import { HttpApiUnavailable } from './http-api';
 
 /** What the job record and the job list read of an execution. */
@@ -38,7 +37,7 @@ export async function executionInfo(info: temporal.api.workflow.v1.IWorkflowExec
     startTime: requiredTsToDate(info.startTime, 'startTime'),
     executionTime: optionalTsToDate(info.executionTime),
     closeTime: optionalTsToDate(info.closeTime),
-    memo: await decodeMapFromPayloads(decoding as Parameters<typeof decodeMapFromPayloads>[0], info.memo?.fields as Record<string, never> | undefined),
+    memo: info.memo?.fields ? Object.fromEntries(await Promise.all(Object.entries(info.memo.fields).map(async ([key, payload]) => [key, await decodePayload(decoding, payload as Payload)]))) : undefined,
     typedSearchAttributes: decodeTypedSearchAttributes(info.searchAttributes?.indexedFields as Parameters<typeof decodeTypedSearchAttributes>[0]),
   };
 }
