@@ -107,6 +107,9 @@ const fields = {
   codecServerOrigins: { env: 'CODEC_SERVER_ORIGINS', schema: z.string().min(1).optional() },
 } as const satisfies Record<string, SettingField>;
 
+/** Every setting's environment variable (src/shared/config-env-names.ts lists them without loading this module). */
+export const settingEnvNames: readonly string[] = Object.values(fields).map((f) => f.env);
+
 type Fields = typeof fields;
 type Parsed = SettingsOf<Fields>;
 

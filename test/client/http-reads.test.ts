@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -223,6 +225,23 @@ describe("job records read over Temporal's HTTP API (real dev server)", function
     assert.equal(wrongOverHttp.code, 1);
     assert.match(wrongOverHttp.stderr, /no-such-namespace/);
     assert.equal(wrongOverHttp.stderr, wrongOverGrpc.stderr);
+    // A bad setting is named as over gRPC (exit 2), though the HTTP reads do not use it.
+    const badSetting = { ...process.env, TEMPORAL_ADDRESS: env.address, TEMPORAL_HTTP_ADDRESS: httpAddress, LOG_LEVEL: 'bogus' };
+    const [badOverHttp, badOverGrpc] = [await runCommand(process.execPath, [jobctl, 'list'], badSetting, repoRoot), await runCommand(process.execPath, [jobctl, 'list'], { ...badSetting, TEMPORAL_HTTP_ADDRESS: undefined }, repoRoot)];
+    assert.equal(badOverHttp.code, 2, badOverHttp.stderr);
+    assert.match(badOverHttp.stderr, /LOG_LEVEL/);
+    assert.equal(badOverHttp.stderr, badOverGrpc.stderr);
+    // A server that answers 200 with JSON but is not Temporal's API is no answer: list reads over gRPC, not an empty list.
+    const impostor = http.createServer((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve));
+    try {
+      const impostorEnv = { ...process.env, TEMPORAL_ADDRESS: env.address, TEMPORAL_HTTP_ADDRESS: `127.0.0.1:${(impostor.address() as AddressInfo).port}` };
+      const listed = await runCommand(process.execPath, [jobctl, 'list', '--status', 'completed', '--json'], impostorEnv, repoRoot);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.ok(JSON.parse(listed.stdout).some((j: { id: string }) => j.id === id), 'the list came from the real server');
+    } finally {
+      impostor.close();
+    }
     assert.deepEqual(httpReadTarget({ TEMPORAL_HTTP_ADDRESS: httpAddress }), { address: httpAddress, namespace: 'default' });
     assert.deepEqual(httpReadTarget({}), { address: '127.0.0.1:7243', namespace: 'default' });
     assert.equal(httpReadTarget({ TEMPORAL_ADDRESS: 'temporal:7233' }), undefined);

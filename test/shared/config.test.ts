@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { loadConfig } from '../../src/shared/config';
+import { loadConfig, settingEnvNames } from '../../src/shared/config';
+import { configEnvNames } from '../../src/shared/config-env-names';
 import { ConfigError } from '../../src/shared/errors';
 import { loadBuiltInSettings } from '../../src/jobs/settings';
 
 describe('loadConfig', () => {
+  it('lists every setting\'s variable in config-env-names.ts too (read there without loading the schemas)', () => {
+    assert.deepEqual([...configEnvNames].sort(), [...settingEnvNames].sort());
+  });
+
   it('applies defaults', () => {
     const c = loadConfig({}, { HOME: '/home/x' });
     assert.equal(c.temporalAddress, undefined);

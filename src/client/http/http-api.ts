@@ -26,6 +26,9 @@ export class HttpApiUnavailable extends Error {
 /** The detail of the server's "no such workflow" (a missing namespace has NamespaceNotFoundFailure). */
 export const workflowNotFoundDetail = 'temporal.api.errordetails.v1.NotFoundFailure';
 
+/** The media type of Temporal's HTTP API answering with full payloads (`?noPayloadShorthand`). */
+const fullPayloadsMediaType = 'application/json+no-payload-shorthand';
+
 /** Calls of one jobctl command against one server and namespace. */
 export class HttpApi {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
@@ -61,7 +64,12 @@ export class HttpApi {
             } catch {
               return reject(new HttpApiUnavailable(`${method} ${path}: HTTP ${res.statusCode} without a JSON body (not Temporal's HTTP API?)`));
             }
-            if (res.statusCode === 200) return resolve(json);
+            // Temporal's API answers ?noPayloadShorthand with its own media type: any other 200 is not
+            // Temporal's API (or payloads in shorthand), and a reader must not take it for an answer.
+            if (res.statusCode === 200) {
+              if (res.headers['content-type'] === fullPayloadsMediaType) return resolve(json);
+              return reject(new HttpApiUnavailable(`${method} ${path}: answered as ${res.headers['content-type'] ?? 'no media type'}, not Temporal's ${fullPayloadsMediaType}`));
+            }
             const { code, message, details } = (json ?? {}) as { code?: unknown; message?: unknown; details?: { '@type'?: unknown }[] };
             if (typeof code !== 'number') return reject(new HttpApiUnavailable(`${method} ${path}: HTTP ${res.statusCode} (not Temporal's HTTP API?)`));
             const detail = Array.isArray(details) && typeof details[0]?.['@type'] === 'string' ? details[0]['@type'].replace(/^type\.googleapis\.com\//, '') : undefined;

@@ -5,6 +5,7 @@ import type { Catalog } from '../../catalog/catalog';
 import { KeylessCodec } from '../../shared/encryption-codec';
 import { defaultPayloadConverter } from '../../shared/sdk-internals';
 import { isHttpAddress } from '../../shared/http-address';
+import { configEnvNames } from '../../shared/config-env-names';
 import { tracingConfigured } from '../../shared/tracing-env';
 import { HttpApi, HttpApiUnavailable } from './http-api';
 import { HttpJobReader } from './http-job-reader';
@@ -16,6 +17,20 @@ import { HttpJobReader } from './http-job-reader';
 const grpcOnly = ['TEMPORAL_TLS', 'TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY', 'TEMPORAL_API_KEY', 'ENCRYPTION_KEYS', 'ENCRYPTION_KEY_FILE'];
 
 const set = (value: string | undefined): value is string => value !== undefined && value !== '';
+
+/** The settings the HTTP reads check themselves: one that is not well formed sends the read to gRPC. */
+const checkedHere = new Set(['TEMPORAL_ADDRESS', 'TEMPORAL_HTTP_ADDRESS', 'TEMPORAL_NAMESPACE', 'DEV_SERVER_IP', 'DEV_SERVER_HTTP_PORT']);
+
+/**
+ * Checks the configuration as every jobctl command does (a bad setting is exit 2 naming it), but
+ * only when a setting is given that the HTTP reads do not check themselves: with none set, there is
+ * nothing to check, and the configuration's zod schemas stay unloaded.
+ */
+function checkConfiguration(env: NodeJS.ProcessEnv): void {
+  if (!configEnvNames.some((name) => !checkedHere.has(name) && set(env[name]))) return;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('../../shared/config') as typeof import('../../shared/config')).loadConfig({}, env);
+}
 
 /**
  * Where to read over HTTP, or `undefined` to read over gRPC: TEMPORAL_HTTP_ADDRESS, else the
@@ -41,6 +56,7 @@ export function httpReadTarget(env: NodeJS.ProcessEnv = process.env): { address:
 export async function readOverHttp<T>(read: (reader: HttpJobReader) => Promise<T>, catalog?: Pick<Catalog, 'byWorkflowType'>, env: NodeJS.ProcessEnv = process.env): Promise<T | undefined> {
   const target = httpReadTarget(env);
   if (!target) return undefined;
+  checkConfiguration(env);
   const api = new HttpApi(target.address, target.namespace);
   try {
     return await read(new HttpJobReader(api, { payloadCodecs: [new KeylessCodec()], payloadConverter: defaultPayloadConverter }, catalog));
