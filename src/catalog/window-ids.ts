@@ -28,6 +28,12 @@ export function debouncedJobId(type: string, key: string, runId: string): string
   return `${debouncedJobIdPrefix(type, key)}:${runId}`;
 }
 
+/** What a debounced job ID ({@link debouncedJobId}) names: its type, key and the debouncer run of its window. */
+export function parseDebouncedJobId(id: string): { type: string; key: string; runId: string } | undefined {
+  const match = /^([a-z][a-z0-9-]*):debounce:(.+):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(id);
+  return match ? { type: match[1]!, key: match[2]!, runId: match[3]! } : undefined;
+}
+
 /** What every job ID of a debounce key starts with: `<type>:debounce:<key>`. */
 export function debouncedJobIdPrefix(type: string, key: string): string {
   return `${type}:debounce:${key}`;

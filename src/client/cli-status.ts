@@ -2,6 +2,7 @@
 // (http/http-reads.ts), and load the SDK's gRPC client only when it does not, or for what the HTTP
 // reads leave to it (a debounced job that has not started, waiting for a result).
 import type { Command } from 'commander';
+import { parseDebouncedJobId } from '../catalog/window-ids';
 import { describe, JobNotFoundError } from '../shared/errors';
 import { projectCatalog } from './cli-catalog';
 import { JobFailedError, parseDuration, withClient } from './cli-support';
@@ -10,14 +11,11 @@ import type { JobRecord } from './job-record';
 import { readOverHttp } from './http/http-reads';
 import type { HttpJobReader } from './http/http-job-reader';
 
-/** A debounced job's ID (`<type>:debounce:<key>:<window>`): before its window closes, only the SDK path reports it. */
-const mayBeDebounced = (id: string) => id.includes(':debounce:');
-
-/** Runs an HTTP read, leaving an unknown ID that may be a pending debounced job to the gRPC path. */
+/** Runs an HTTP read, leaving an unknown ID that may be a pending debounced job (its window still open) to the gRPC path. */
 function httpRead<T>(id: string, read: (reader: HttpJobReader) => Promise<T>): Promise<T | undefined> {
   // The catalog, when the project names one, gives the attempts limit of jobs from before a job reported it itself.
   return readOverHttp(read, projectCatalog('lazy', 'status')).catch((err: unknown) => {
-    if (err instanceof JobNotFoundError && mayBeDebounced(id)) return undefined;
+    if (err instanceof JobNotFoundError && parseDebouncedJobId(id)) return undefined;
     throw err;
   });
 }
@@ -35,6 +33,9 @@ export function addStatusCommand(program: Command): void {
     });
 }
 
+/** What `result --timeout 0` says of a job still running. */
+const notFinished = (id: string) => new JobFailedError(`job ${id} has not finished; it goes on (jobctl status ${id})`);
+
 /** Why a job that did not complete has no result, as `result` says it. */
 const notCompleted = (id: string, record: Pick<JobRecord, 'status' | 'attempts' | 'maxAttempts'>, why: string) =>
   new JobFailedError(`job ${id} ${record.status} after ${record.attempts}/${record.maxAttempts} attempts: ${why}`);
@@ -47,9 +48,9 @@ const notCompleted = (id: string, record: Pick<JobRecord, 'status' | 'attempts' 
 async function resultNow(id: string): Promise<{ value: unknown } | undefined> {
   return httpRead(id, async (reader) => {
     const description = await reader.describe(id);
-    if (description.status.name === 'RUNNING') throw new JobFailedError(`job ${id} has not finished; it goes on (jobctl status ${id})`);
+    if (description.status.name === 'RUNNING') throw notFinished(id);
     if (description.status.name === 'COMPLETED') return { value: await reader.result(id, description) };
-    const record = await reader.record(id);
+    const record = await reader.record(id, description);
     return record.error ? Promise.reject(notCompleted(id, record, formatJobError(record.error))) : undefined;
   });
 }
@@ -68,7 +69,7 @@ export function addResultCommand(program: Command): void {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const { WorkflowFailedError } = require('@temporalio/client') as typeof import('@temporalio/client');
         try {
-          if (timeoutMs === 0 && (await client.isRunning(id))) throw new JobFailedError(`job ${id} has not finished; it goes on (jobctl status ${id})`);
+          if (timeoutMs === 0 && (await client.isRunning(id))) throw notFinished(id);
           const waiting = client.result(id);
           if (timeoutMs === 0) return await waiting;
           if (timeoutMs === undefined) return await waiting;

@@ -2,7 +2,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Catalog } from '../catalog/catalog';
 import { jobMaxAttempts } from '../catalog/define-job';
 import type { PreparedJob } from '../catalog/prepare-job';
-import { debounceEnqueueSignalName, debouncedJobId, debounceWorkflowId, debounceWorkflowType } from '../catalog/window-ids';
+import { debounceEnqueueSignalName, debouncedJobId, debounceWorkflowId, debounceWorkflowType, parseDebouncedJobId } from '../catalog/window-ids';
 import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import { decodeFailureMessages } from './decode';
 import type { JobRecord } from './job-record';
@@ -35,12 +35,6 @@ export async function enqueueDebounced(temporal: Client, taskQueue: string, job:
   } catch (err) {
     throw missingSearchAttributeIn(err, temporal.options.namespace) ?? err;
   }
-}
-
-/** What a debounced job ID names: its type, key and the debouncer run of its window. */
-export function parseDebouncedJobId(id: string): { type: string; key: string; runId: string } | undefined {
-  const match = /^([a-z][a-z0-9-]*):debounce:(.+):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(id);
-  return match ? { type: match[1]!, key: match[2]!, runId: match[3]! } : undefined;
 }
 
 /**

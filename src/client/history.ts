@@ -1,6 +1,5 @@
 import { isGrpcServiceError, type Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { decodePayload } from './decode';
 import { readTail, tailPageSize } from './record-assembly';
 
 /** One event of a workflow history, as the service returns it. */
@@ -9,14 +8,7 @@ export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 /** gRPC UNIMPLEMENTED: the server (e.g. the time-skipping test server) lacks the reverse-history call. */
 const GRPC_UNIMPLEMENTED = 12;
 
-
 export { firstEvent } from '../catalog/created-at';
-
-/** The payload a job was enqueued with, decoded from its start event. */
-export async function decodeStartInput(client: Client, event: HistoryEvent | undefined): Promise<unknown> {
-  const input = event?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
-  return input ? decodePayload(client, input) : undefined;
-}
 
 /** The newest events of a run, newest first ({@link readTail}); servers without the reverse call get the forward history instead. */
 export async function historyTail(client: Client, workflowId: string, runId: string): Promise<HistoryEvent[]> {

@@ -33,7 +33,6 @@ const GRPC_NOT_FOUND = 5;
 
 export { stateQueryTimeoutMs };
 
-
 /** Options of {@link JobClient.enqueue}. */
 export interface EnqueueOptions {
   /**

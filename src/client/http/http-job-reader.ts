@@ -46,9 +46,9 @@ export class HttpJobReader {
     return { ...(await executionInfo(raw.workflowExecutionInfo, this.decoding)), raw: raw as JobDescription['raw'] };
   }
 
-  /** The job's record, as {@link JobClient.get} builds it for a job that has started. */
-  async record(id: string): Promise<JobRecord> {
-    const description = await this.describe(id);
+  /** The job's record, as {@link JobClient.get} builds it for a job that has started; from `described` when the caller has described it already. */
+  async record(id: string, described?: JobDescription): Promise<JobRecord> {
+    const description = described ?? (await this.describe(id));
     const runId = description.raw.workflowExecutionInfo?.execution?.runId ?? '';
     const firstRunId = description.raw.workflowExecutionInfo?.firstRunId || runId;
     const [start, tail, state] = await Promise.all([this.firstEvent(id, firstRunId), this.historyTail(id, runId), this.jobState(id, description)]);
