@@ -15,16 +15,23 @@ const { builtinModules } = require('node:module');
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 /**
+ * Import patterns of modules that carry zod schemas: a project's payloads and catalog module, and
+ * `durable-jobs/schemas`; not `durable-jobs/catalog`, the plain data job definitions import.
+ */
+const defaultSchemaModules = ['**/payloads', '**/payloads/*', '**/*.payload', '**/catalog', '!durable-jobs/catalog', 'durable-jobs/schemas'];
+
+/**
  * A flat-config object with the rules for workflow files.
  * @param {{ files: string[], ignores?: string[], schemaModules?: string[], ioLibraries?: string[], processModules?: string[] }} options
  *   `files`: the workflow modules and job definitions; `ignores`: files among them that are not
  *   workflow code (the catalog module, payload schemas); `schemaModules`: import patterns of
- *   modules that carry zod schemas (default: `**\/payloads`, `**\/*.payload`, `**\/catalog`);
+ *   modules that carry zod schemas (default: `**\/payloads`, `**\/*.payload`, `**\/catalog`, but
+ *   not `durable-jobs/catalog`, which is plain data);
  *   `ioLibraries`: packages that do I/O (default: a common few); `processModules`: your
  *   process-level modules (config, clients).
  */
 function workflowCodeRules(options) {
-  const schemaModules = options.schemaModules ?? ['**/payloads', '**/payloads/*', '**/*.payload', '**/catalog'];
+  const schemaModules = options.schemaModules ?? defaultSchemaModules;
   return {
     files: options.files,
     ignores: options.ignores ?? [],
@@ -64,4 +71,4 @@ function workflowCodeRules(options) {
   };
 }
 
-module.exports = { workflowCodeRules, nodeBuiltins };
+module.exports = { defaultSchemaModules, workflowCodeRules, nodeBuiltins };

@@ -1,4 +1,4 @@
-import { defineCatalog } from '../../src/client';
+import { defineCatalog } from '../../src/catalog';
 import { greetJob } from './greet';
 import { greetPayload } from './greet.payload';
 

@@ -1,4 +1,4 @@
-import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import type { Client, WorkflowHandleWithFirstExecutionRunId, WorkflowStartOptions } from '@temporalio/client';
 import type { Priority, SearchAttributePair } from '@temporalio/common';
 import type { JobDefinition } from './define-job';
 import { jobFairness, jobPriority } from './fairness';
@@ -77,18 +77,27 @@ export function jobStartOptions(input: JobStartInput): {
   };
 }
 
-/** Starts a job's workflow: its ID policy plus {@link jobStartOptions}. */
-export function startJob(client: Client, input: StartJobInput): Promise<WorkflowHandleWithFirstExecutionRunId> {
+/** The workflow type and start options of a job: its ID policy plus {@link jobStartOptions}, as every transport starts it. */
+export function jobWorkflowStart(input: StartJobInput): { workflowType: string; options: WorkflowStartOptions } {
   const { workflowType, memo, ...options } = jobStartOptions(input);
   const started = input.createdAt ? { ...memo, [createdAtMemoKey]: input.createdAt } : memo;
-  return client.workflow.start(workflowType, {
-    ...options,
-    memo: input.paused ? { ...started, [jobPauseMemoKey]: input.paused } : started,
-    workflowId: input.id,
-    // Starting an ID that is running fails, which is how a duplicate is detected.
-    workflowIdConflictPolicy: 'FAIL',
-    workflowIdReusePolicy: input.mode === 'redrive' ? 'ALLOW_DUPLICATE_FAILED_ONLY' : 'REJECT_DUPLICATE',
-    startDelay: input.delayMs || undefined,
-    requestEagerStart: (input.eager && !input.delayMs) || undefined,
-  });
+  return {
+    workflowType,
+    options: {
+      ...options,
+      memo: input.paused ? { ...started, [jobPauseMemoKey]: input.paused } : started,
+      workflowId: input.id,
+      // Starting an ID that is running fails, which is how a duplicate is detected.
+      workflowIdConflictPolicy: 'FAIL',
+      workflowIdReusePolicy: input.mode === 'redrive' ? 'ALLOW_DUPLICATE_FAILED_ONLY' : 'REJECT_DUPLICATE',
+      startDelay: input.delayMs || undefined,
+      requestEagerStart: (input.eager && !input.delayMs) || undefined,
+    },
+  };
+}
+
+/** Starts a job's workflow ({@link jobWorkflowStart}). */
+export function startJob(client: Client, input: StartJobInput): Promise<WorkflowHandleWithFirstExecutionRunId> {
+  const { workflowType, options } = jobWorkflowStart(input);
+  return client.workflow.start(workflowType, options);
 }

@@ -12,7 +12,6 @@ export type { AuditRecord, DeadLetterEntry, DeadLetterGroup, DeadLetterStatus } 
 export type { JobSummary, ListJobsOptions } from './job-list';
 export { prepareJob, type PreparedJob } from '../catalog/prepare-job';
 export * from '../catalog';
+export * from '../schemas';
 export * from '../shared/errors';
 export { MissingSearchAttributeError } from '../shared/missing-search-attribute';
-// Building blocks for payload schemas (zod): bounded header-safe text, cross-field checks, the job-ID alphabet.
-export { headerText, identifier, whenValid, jobIdPattern, maxJobIdLength, maxPayloadBytes, maxDelayMs } from '../shared/limits';

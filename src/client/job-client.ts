@@ -5,21 +5,21 @@ import type { Catalog, PayloadSchemas } from '../catalog/catalog';
 import { NoCatalogError } from '../catalog/catalog-error';
 import { readCreatedAt } from '../catalog/created-at';
 import { loadConfig, type Config, type ConfigOverrides } from '../shared/config';
-import { IdConflictError, JobClosedError, JobNotFoundError, JobNotStartedError, UnreachableError } from '../shared/errors';
+import { JobClosedError, JobNotFoundError, JobNotStartedError, UnreachableError } from '../shared/errors';
 import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
-import { payloadHash } from '../shared/payload-hash';
 import { dataConverterFor } from '../shared/data-converter';
 import { connectionOptions } from '../shared/temporal-connection';
 import { cancelRequestedSignal, jobStateMemoKey, jobStateQuery, type JobState } from '../workflow/job-state';
 import { DeadLetterQueue } from './dead-letters';
 import { decodingOf } from './decode';
+import { checkSameJob } from './existing-job';
 import { assembleRecord } from './record-assembly';
 import { firstEvent, historyTail } from './history';
 import { listJobs, type ListJobsOptions, type JobSummary } from './job-list';
-import { cancelReport, jobStatusName, jobTypeOf, type JobRecord } from './job-record';
+import { cancelReport, jobStatusName, type JobRecord } from './job-record';
 import { JobSchedules } from './schedules';
 import { JobPauses } from './job-pauses';
-import { payloadHashMemoKey, startJob } from '../catalog/start-job';
+import { startJob } from '../catalog/start-job';
 import { prepareJob, type PreparedJob } from '../catalog/prepare-job';
 import type { DebounceOptions, DedupeOptions } from '../catalog/window-options';
 import { enqueueDebounced, pendingDebounceWindow, pendingDebouncedRecord } from './debounce';
@@ -205,10 +205,7 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw missingSearchAttributeIn(err, this.temporal.options.namespace) ?? err;
       const handle = this.temporal.workflow.getHandle(id);
-      const existing = await handle.describe();
-      const hash = existing.memo?.[payloadHashMemoKey];
-      if (existing.type !== definition.workflowType) throw new IdConflictError(id, jobTypeOf(existing, this.config.catalog));
-      if (hash !== undefined && hash !== payloadHash(parsed)) throw new IdConflictError(id);
+      checkSameJob(await handle.describe(), job, this.config.catalog);
       return { id, existed: true, handle };
     }
   }

@@ -1,4 +1,4 @@
-import { defineCatalog } from '../client';
+import { defineCatalog } from '../catalog';
 import { generateReportJob } from './generate-report';
 import { noopJob } from './noop';
 import { generateReportPayload } from './payloads/generate-report';

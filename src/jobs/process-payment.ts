@@ -1,6 +1,6 @@
-import { ErrorType } from '../workflow';
-import { exponential, schedule } from '../workflow';
-import { defineJob } from '../workflow';
+import { ErrorType } from '../catalog';
+import { exponential, schedule } from '../catalog';
+import { defineJob } from '../catalog';
 import type { ProcessPaymentPayload } from './payloads/process-payment';
 
 export type { ProcessPaymentPayload } from './payloads/process-payment';

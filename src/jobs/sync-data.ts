@@ -1,6 +1,6 @@
-import { ErrorType } from '../workflow';
-import { schedule } from '../workflow';
-import { defineJob } from '../workflow';
+import { ErrorType } from '../catalog';
+import { schedule } from '../catalog';
+import { defineJob } from '../catalog';
 import type { SyncDataPayload } from './payloads/sync-data';
 
 export type { SyncDataPayload } from './payloads/sync-data';

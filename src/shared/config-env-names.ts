@@ -7,3 +7,6 @@ export const configEnvNames: readonly string[] = [
   'METRICS', 'METRICS_HOST', 'METRICS_PORT', 'METRICS_SAMPLE_INTERVAL', 'SHUTDOWN_GRACE_TIME', 'DURABLE_JOBS_CACHE_DIR', 'TEMPORAL_CLI_PATH', 'TEMPORAL_TEST_SERVER_PATH',
   'ENCRYPTION_KEYS', 'ENCRYPTION_KEY_FILE', 'CODEC_SERVER_PORT', 'CODEC_SERVER_ORIGINS',
 ];
+
+/** The task queue a deployment uses when TEMPORAL_TASK_QUEUE is unset. A stored contract. */
+export const defaultTaskQueue = 'durable-jobs';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { loadKeyRing } from './encryption-keys';
 import { isHttpAddress } from './http-address';
+import { defaultTaskQueue } from './config-env-names';
 import { ConfigError, type FieldIssue } from './errors';
 import { loadSettings, type SettingField, type SettingsOf, type SettingsOverrides } from './settings';
 
@@ -34,7 +35,7 @@ const fields = {
   /** Temporal namespace. @defaultValue 'default' */
   namespace: { env: 'TEMPORAL_NAMESPACE', schema: z.string().min(1).default('default') },
   /** Task queue the worker polls and jobs are started on. A stored contract. @defaultValue 'durable-jobs' */
-  taskQueue: { env: 'TEMPORAL_TASK_QUEUE', schema: z.string().min(1).default('durable-jobs') },
+  taskQueue: { env: 'TEMPORAL_TASK_QUEUE', schema: z.string().min(1).default(defaultTaskQueue) },
   /** Connect with TLS. @defaultValue false (true when an API key or client cert is given) */
   tls: { env: 'TEMPORAL_TLS', schema: bool.optional() },
   /** Client certificate (PEM file) for mTLS. @defaultValue unset */

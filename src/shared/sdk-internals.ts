@@ -11,3 +11,6 @@ export { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/pa
 export { ApplicationFailure } from '@temporalio/common/lib/failure';
 export { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common/lib/search-attributes';
 export { defaultPayloadConverter } from '@temporalio/common/lib/converter/payload-converter';
+// How the SDK's client encodes a start's search attributes and priority (jobctl's HTTP enqueue sends the same).
+export { encodeUnifiedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
+export { compilePriority } from '@temporalio/common/lib/priority';

@@ -26,7 +26,7 @@ const service = 'temporal.api.workflowservice.v1';
  * a path, so it would look that ID up with the escape in it and answer "not found" for a job that
  * exists. Such a read is left to gRPC (job IDs may hold `/`).
  */
-function workflowPath(id: string): string {
+export function workflowPath(id: string): string {
   if (id.includes('/')) throw new HttpApiUnavailable(`the HTTP API's paths cannot carry the "/" in ${JSON.stringify(id)}`);
   return `workflows/${encodeURIComponent(id)}`;
 }

@@ -5,7 +5,7 @@ import type { Catalog } from '../../catalog/catalog';
 import { KeylessCodec } from '../../shared/encryption-codec';
 import { defaultPayloadConverter } from '../../shared/sdk-internals';
 import { isHttpAddress } from '../../shared/http-address';
-import { configEnvNames } from '../../shared/config-env-names';
+import { configEnvNames, defaultTaskQueue } from '../../shared/config-env-names';
 import { tracingConfigured } from '../../shared/tracing-env';
 import { HttpApi, HttpApiUnavailable } from './http-api';
 import { HttpJobReader } from './http-job-reader';
@@ -19,7 +19,7 @@ const grpcOnly = ['TEMPORAL_TLS', 'TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY', 'TEMP
 const set = (value: string | undefined): value is string => value !== undefined && value !== '';
 
 /** The settings the HTTP reads check themselves: one that is not well formed sends the read to gRPC. */
-const checkedHere = new Set(['TEMPORAL_ADDRESS', 'TEMPORAL_HTTP_ADDRESS', 'TEMPORAL_NAMESPACE', 'DEV_SERVER_IP', 'DEV_SERVER_HTTP_PORT']);
+const checkedHere = new Set(['TEMPORAL_ADDRESS', 'TEMPORAL_HTTP_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'DEV_SERVER_IP', 'DEV_SERVER_HTTP_PORT']);
 
 /**
  * Checks the configuration as every jobctl command does (a bad setting is exit 2 naming it), but
@@ -30,6 +30,11 @@ function checkConfiguration(env: NodeJS.ProcessEnv): void {
   if (!configEnvNames.some((name) => !checkedHere.has(name) && set(env[name]))) return;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   (require('../../shared/config') as typeof import('../../shared/config')).loadConfig({}, env);
+}
+
+/** The deployment's task queue, as the configuration reads it (TEMPORAL_TASK_QUEUE, unset or empty: the default). */
+export function httpTaskQueue(env: NodeJS.ProcessEnv = process.env): string {
+  return set(env.TEMPORAL_TASK_QUEUE) ? env.TEMPORAL_TASK_QUEUE : defaultTaskQueue;
 }
 
 /**
@@ -53,13 +58,13 @@ export function httpReadTarget(env: NodeJS.ProcessEnv = process.env): { address:
  * not, or when nothing usable answers there (the caller then reads over gRPC). Errors of the read
  * itself (an unknown job) are thrown as they are.
  */
-export async function readOverHttp<T>(read: (reader: HttpJobReader) => Promise<T>, catalog?: Pick<Catalog, 'byWorkflowType'>, env: NodeJS.ProcessEnv = process.env): Promise<T | undefined> {
+export async function readOverHttp<T>(read: (reader: HttpJobReader, api: HttpApi) => Promise<T>, catalog?: Pick<Catalog, 'byWorkflowType'>, env: NodeJS.ProcessEnv = process.env): Promise<T | undefined> {
   const target = httpReadTarget(env);
   if (!target) return undefined;
   checkConfiguration(env);
   const api = new HttpApi(target.address, target.namespace);
   try {
-    return await read(new HttpJobReader(api, { payloadCodecs: [new KeylessCodec()], payloadConverter: defaultPayloadConverter }, catalog));
+    return await read(new HttpJobReader(api, { payloadCodecs: [new KeylessCodec()], payloadConverter: defaultPayloadConverter }, catalog), api);
   } catch (err) {
     if (err instanceof HttpApiUnavailable) return undefined;
     throw err;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, whenValid } from '../../client';
+import { identifier, whenValid } from '../../schemas';
 
 /** Longest period one report may cover, in days. */
 export const maxReportDays = 366;
