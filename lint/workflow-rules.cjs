@@ -15,23 +15,16 @@ const { builtinModules } = require('node:module');
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 /**
- * Import patterns of modules that carry zod schemas: a project's payloads and catalog module, and
- * `durable-jobs/schemas`; not `durable-jobs/catalog`, the plain data job definitions import.
- */
-const defaultSchemaModules = ['**/payloads', '**/payloads/*', '**/*.payload', '**/catalog', '!durable-jobs/catalog', 'durable-jobs/schemas'];
-
-/**
  * A flat-config object with the rules for workflow files.
  * @param {{ files: string[], ignores?: string[], schemaModules?: string[], ioLibraries?: string[], processModules?: string[] }} options
  *   `files`: the workflow modules and job definitions; `ignores`: files among them that are not
  *   workflow code (the catalog module, payload schemas); `schemaModules`: import patterns of
- *   modules that carry zod schemas (default: `**\/payloads`, `**\/*.payload`, `**\/catalog`, but
- *   not `durable-jobs/catalog`, which is plain data);
+ *   modules that carry zod schemas (default: `**\/payloads`, `**\/*.payload`, `**\/catalog`);
  *   `ioLibraries`: packages that do I/O (default: a common few); `processModules`: your
  *   process-level modules (config, clients).
  */
 function workflowCodeRules(options) {
-  const schemaModules = options.schemaModules ?? defaultSchemaModules;
+  const schemaModules = options.schemaModules ?? ['**/payloads', '**/payloads/*', '**/*.payload', '**/catalog'];
   return {
     files: options.files,
     ignores: options.ignores ?? [],
@@ -71,4 +64,4 @@ function workflowCodeRules(options) {
   };
 }
 
-module.exports = { defaultSchemaModules, workflowCodeRules, nodeBuiltins };
+module.exports = { workflowCodeRules, nodeBuiltins };

@@ -12,6 +12,5 @@ export type { AuditRecord, DeadLetterEntry, DeadLetterGroup, DeadLetterStatus } 
 export type { JobSummary, ListJobsOptions } from './job-list';
 export { prepareJob, type PreparedJob } from '../catalog/prepare-job';
 export * from '../catalog';
-export * from '../schemas';
 export * from '../shared/errors';
 export { MissingSearchAttributeError } from '../shared/missing-search-attribute';

@@ -1,6 +1,6 @@
-import { ErrorType } from '../catalog';
-import { schedule } from '../catalog';
-import { defineJob } from '../catalog';
+import { ErrorType } from '../job';
+import { schedule } from '../job';
+import { defineJob } from '../job';
 
 export type { NoopPayload } from './payloads/noop';
 

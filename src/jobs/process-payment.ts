@@ -1,6 +1,6 @@
-import { ErrorType } from '../catalog';
-import { exponential, schedule } from '../catalog';
-import { defineJob } from '../catalog';
+import { ErrorType } from '../job';
+import { exponential, schedule } from '../job';
+import { defineJob } from '../job';
 import type { ProcessPaymentPayload } from './payloads/process-payment';
 
 export type { ProcessPaymentPayload } from './payloads/process-payment';

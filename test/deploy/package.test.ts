@@ -35,7 +35,7 @@ describe('the package', () => {
 
   it('maps every entry point to built JavaScript and its declarations, and keeps the client the main one', () => {
     const entries = Object.entries(pkg.exports).filter(([name]) => name !== './package.json' && name !== './eslint');
-    assert.deepEqual(entries.map(([name]) => name), ['.', './client', './worker', './console', './workflow', './activity', './testing']);
+    assert.deepEqual(entries.map(([name]) => name), ['.', './client', './catalog', './job', './worker', './console', './workflow', './activity', './testing']);
     for (const [name, target] of entries) {
       assert.ok(typeof target === 'object', `${name} has conditions`);
       assert.deepEqual(Object.keys(target), ['types', 'default'], `${name}: types first, as TypeScript requires`);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, whenValid } from '../../schemas';
+import { identifier, whenValid } from '../../catalog';
 
 /** Longest period one report may cover, in days. */
 export const maxReportDays = 366;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, jobIdPattern, whenValid } from '../../schemas';
+import { identifier, jobIdPattern, whenValid } from '../../catalog';
 
 /** Payload of a `process-payment` job: move `amount` minor units from one account to another. */
 export const processPaymentPayload = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { identifier, whenValid } from '../../schemas';
+import { identifier, whenValid } from '../../catalog';
 
 /**
  * Built-in templates a `send-email` job may name instead of a body, with the variables each fills
