@@ -12,10 +12,12 @@ import { freePort, startProcess, type Started } from '../helpers/processes';
 /**
  * The packed tarball's bound: about 340 KB in 0.2.0 (dist with inline-source maps, bin, docs), 600 KB
  * once the operator console came in (its dist is 440 KB unpacked), 772 KB with tracing, flow control
- * and bulk enqueue and their docs (2026-12-02). The bound catches what should not ship (tests,
- * fixtures, a stray tarball), which the file checks below name; it grows with the code it ships.
+ * and bulk enqueue and their docs (2026-12-02), 845 KB with jobctl's HTTP reads (their API subset)
+ * and 856 KB with the HTTP enqueue and the job and catalog entry points (2026-12-03). The bound
+ * catches what should not ship (tests, fixtures, a stray tarball), which the file checks below name;
+ * it grows with the code it ships.
  */
-const maxTarballBytes = 832 * 1024;
+const maxTarballBytes = 896 * 1024;
 /** And unpacked: about 1.15 MB in 0.2.0, 2.1 MB with the console. */
 const maxUnpackedBytes = 3 * 1024 * 1024;
 
@@ -53,7 +55,7 @@ describe('the package, installed from its tarball in a project of its own', func
     for (const f of [...targets, 'bin/jobctl.js', 'README.md', 'CHANGELOG.md', 'docs/guarantees.md', 'dist/workflow/interceptors.js', 'dist/shared/failure-converter.js', 'console-assets/console.css', 'console-assets/console.js']) {
       assert.ok(files.includes(f), `the tarball holds ${f}`);
     }
-    for (const entry of ['client', 'worker', 'console', 'workflow', 'activity', 'testing']) assert.ok(files.includes(`dist/${entry}/index.d.ts`), `types of ${entry}`);
+    for (const entry of ['client', 'catalog', 'job', 'worker', 'console', 'workflow', 'activity', 'testing']) assert.ok(files.includes(`dist/${entry}/index.d.ts`), `types of ${entry}`);
     const unwanted = files.filter((f) => /^(test|bench|examples|src|deploy|\.ci|node_modules)\/|fixtures|^docker-compose|^Dockerfile|^dist\/(jobs|workflows|activities|cluster)\/|\.d\.ts\.map$|\.tgz$/.test(f));
     assert.deepEqual(unwanted, []);
     assert.ok(packed.size < maxTarballBytes, `tarball ${packed.size} bytes`);
