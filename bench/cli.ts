@@ -43,6 +43,9 @@ async function main(): Promise<void> {
   try {
     // A running job no worker answers for, and a file of jobs for a bulk enqueue.
     const running = await client.enqueue('noop', {}, { id: 'bench-cli-running' });
+    // A closed job: its record is read in full (describe, first event, history tail), no query.
+    const closed = await client.enqueue('noop', {}, { id: 'bench-cli-closed' });
+    await client.temporal.workflow.getHandle(closed.id).terminate('bench');
     const payloadFile = path.join(dir, 'one.jsonl');
     await writeFile(payloadFile, `${JSON.stringify({ payload: {}, id: 'bench-cli-file' })}\n`);
     const jobctl = (...args: string[]) => ['node', [path.join(repoRoot, 'bin/jobctl.js'), ...args]] as const;
@@ -50,12 +53,17 @@ async function main(): Promise<void> {
     const commands: [string, readonly [string, readonly string[], NodeJS.ProcessEnv?]][] = [
       ['node -e 0 (the floor)', ['node', ['-e', '0']]],
       ['temporal workflow describe', [cli.value, ['workflow', 'describe', '--address', server.address, '-w', running.id]]],
+      // What jobctl enqueue cannot avoid: the project's catalog, its payload schemas and zod.
+      ['loading the catalog alone', ['node', ['-e', `require(${JSON.stringify(env.DURABLE_JOBS_CATALOG)})`]]],
       ['jobctl status (no worker answers)', jobctl('status', running.id)],
+      ['jobctl status (closed job)', jobctl('status', closed.id)],
       ['jobctl status (unknown id)', jobctl('status', 'no-such-job')],
       ['jobctl status (unknown id, gRPC)', grpc(jobctl('status', 'no-such-job'))],
       ['jobctl list', jobctl('list', '--limit', '10')],
       ['jobctl list (gRPC)', grpc(jobctl('list', '--limit', '10'))],
+      ['jobctl enqueue (new job)', jobctl('enqueue', 'noop', '{}')],
       ['jobctl enqueue (existing id)', jobctl('enqueue', 'noop', '{}', '--id', running.id)],
+      ['jobctl enqueue (existing id, gRPC)', grpc(jobctl('enqueue', 'noop', '{}', '--id', running.id))],
       ['jobctl enqueue --file (1 line)', jobctl('enqueue', 'noop', '--file', payloadFile)],
       ['jobctl result --timeout 0', jobctl('result', running.id, '--timeout', '0')],
       ['jobctl result --timeout 0 (gRPC)', grpc(jobctl('result', running.id, '--timeout', '0'))],
