@@ -10,9 +10,10 @@ import { JobClient } from '../src/client/job-client';
 import { catalog } from '../src/jobs/catalog';
 import { provisionTemporalCli } from '../src/provision/temporal-cli';
 import { loadConfig } from '../src/shared/config';
+import { defaultTaskQueue } from '../src/shared/config-env-names';
 import { startBenchServer } from './servers';
 import { spread } from './stats';
-import { repoRoot } from './workers';
+import { repoRoot, startBenchWorker } from './workers';
 
 const usage = `npm run bench:cli -- [--runs N] [--bulk N]
   --runs N   runs of each command (default 11); the report shows the median and the range
@@ -41,11 +42,16 @@ async function main(): Promise<void> {
   const grpcEnv = { ...env, TEMPORAL_HTTP_ADDRESS: undefined };
   const client = await JobClient.connect({ temporalAddress: server.address, catalog });
   try {
-    // A running job no worker answers for, and a file of jobs for a bulk enqueue.
+    // A completed job, run by `npm run worker`'s worker, which then stops: its record is read in
+    // full (describe, first event, history tail, its final state in the memo), no query.
+    const worker = await startBenchWorker({ kind: 'ours', address: server.address, taskQueue: defaultTaskQueue, dir, logLevel: 'warn' });
+    const completed = await client.enqueue('noop', {}, { id: 'bench-cli-completed' });
+    await client.result(completed.id).finally(() => worker.stop());
+    // A job terminated before any worker ran it reported no attempts limit: its record reads the catalog's.
+    const neverRan = await client.enqueue('noop', {}, { id: 'bench-cli-never-ran' });
+    await client.temporal.workflow.getHandle(neverRan.id).terminate('bench');
+    // A running job no worker answers for (enqueued once the worker has stopped), and a file of jobs for a bulk enqueue.
     const running = await client.enqueue('noop', {}, { id: 'bench-cli-running' });
-    // A closed job: its record is read in full (describe, first event, history tail), no query.
-    const closed = await client.enqueue('noop', {}, { id: 'bench-cli-closed' });
-    await client.temporal.workflow.getHandle(closed.id).terminate('bench');
     const payloadFile = path.join(dir, 'one.jsonl');
     await writeFile(payloadFile, `${JSON.stringify({ payload: {}, id: 'bench-cli-file' })}\n`);
     const jobctl = (...args: string[]) => ['node', [path.join(repoRoot, 'bin/jobctl.js'), ...args]] as const;
@@ -56,7 +62,8 @@ async function main(): Promise<void> {
       // What jobctl enqueue cannot avoid: the project's catalog, its payload schemas and zod.
       ['loading the catalog alone', ['node', ['-e', `require(${JSON.stringify(env.DURABLE_JOBS_CATALOG)})`]]],
       ['jobctl status (no worker answers)', jobctl('status', running.id)],
-      ['jobctl status (closed job)', jobctl('status', closed.id)],
+      ['jobctl status (completed job)', jobctl('status', completed.id)],
+      ['jobctl status (terminated, never ran)', jobctl('status', neverRan.id)],
       ['jobctl status (unknown id)', jobctl('status', 'no-such-job')],
       ['jobctl status (unknown id, gRPC)', grpc(jobctl('status', 'no-such-job'))],
       ['jobctl list', jobctl('list', '--limit', '10')],
