@@ -52,12 +52,12 @@ async function main(): Promise<void> {
     [
       '',
       `A Temporal cluster of ${cluster.nodes.length} node(s) is running (namespace ${cluster.namespace}, task queue ${config.taskQueue}).`,
-      ...cluster.nodes.map((n) => `  ${n.spec.name}:  frontend ${n.address}   log ${n.logFile}`),
+      ...cluster.nodes.map((n) => `  ${n.spec.name}:  frontend ${n.address}   HTTP API ${httpAddressOf(n)}   log ${n.logFile}`),
       `  members:  ${members.map((m) => `${m.role}@${m.address}`).join(', ')}`,
       `  Web UI:   ${cluster.ui?.url ?? '(none)'}`,
       `  workers:  ${workers.map((w) => `${w.name} → ${w.address}`).join(', ')}`,
       `  ledger:   ${redactDatabaseUrl(databaseUrl)}`,
-      `  Enqueue:  TEMPORAL_ADDRESS=${cluster.address} npx jobctl enqueue send-email '{"to":"ada@example.com","subject":"Hi","body":"Hello","userId":"u1"}'`,
+      `  Enqueue:  TEMPORAL_ADDRESS=${cluster.address} TEMPORAL_HTTP_ADDRESS=${httpAddressOf(cluster.nodes[0]!)} npx jobctl enqueue send-email '{"to":"ada@example.com","subject":"Hi","body":"Hello","userId":"u1"}'`,
       '  Stop:     Ctrl-C',
       '',
     ].join('\n'),
@@ -66,6 +66,11 @@ async function main(): Promise<void> {
   for (const part of [...cluster.nodes.map((n) => ({ name: n.spec.name, child: n.process(), logFile: n.logFile })), ...workers.map((w) => ({ name: w.name, child: w.process(), logFile: w.logFile }))]) {
     void part.child.exited.then((code) => stopping ?? log(`${part.name} exited (${String(code)}); see ${part.logFile}`));
   }
+}
+
+/** A node's frontend HTTP API, where jobctl reads and enqueues without loading the gRPC client. */
+function httpAddressOf(node: { spec: { ip: string; ports: { frontendHttp: number } } }): string {
+  return `${node.spec.ip}:${node.spec.ports.frontendHttp}`;
 }
 
 main().catch((err) => {

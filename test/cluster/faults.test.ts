@@ -11,11 +11,14 @@ import { loadConfig } from '../../src/shared/config';
 import { planLoad, prepareLoad, runLoad, untilSettled, type RunningLoad } from '../helpers/cluster-load';
 import { startClusterTestEnv, type ClusterTestEnv } from '../helpers/cluster';
 import { waitFor } from '../helpers/dlq';
-import { uniqueId } from '../helpers/env';
+import { repoRoot, uniqueId } from '../helpers/env';
+import { runCommand } from '../helpers/processes';
 import { startLoadSmtpServer, type LoadSmtpServer } from '../helpers/load-smtp';
 import { formatFigures, reconcile } from '../helpers/reconcile';
 import { startSyncSource, type TestSyncSource } from '../helpers/sync-source';
 import type { WorkerProcess } from '../../src/cluster/workers';
+
+const jobctl = path.join(repoRoot, 'bin/jobctl.js');
 
 /** Jobs per fault: a few hundred by default; CLUSTER_FAULT_JOBS for more. */
 const jobsPerFault = Number(process.env.CLUSTER_FAULT_JOBS ?? 200);
@@ -88,6 +91,21 @@ describe('native Temporal cluster on PostgreSQL, under faults', function () {
     assert.equal(response.status, 200);
     const body = (await response.json()) as { namespaces: { namespaceInfo: { name: string } }[] };
     assert.ok(body.namespaces.some((n) => n.namespaceInfo.name === env.cluster.namespace), JSON.stringify(body).slice(0, 200));
+  });
+
+  it("serves Temporal's HTTP API on each node's frontend, where jobctl enqueues and reads without gRPC", async () => {
+    const node = env.cluster.nodes[1]!;
+    const taskQueue = uniqueId('tq-http');
+    // gRPC points at nothing: only the node's HTTP API can answer.
+    const httpOnly = { ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${await freePortOn('127.0.0.1')}`, TEMPORAL_HTTP_ADDRESS: `${node.spec.ip}:${node.spec.ports.frontendHttp}`, TEMPORAL_NAMESPACE: env.cluster.namespace, TEMPORAL_TASK_QUEUE: taskQueue };
+    const id = uniqueId('over-http');
+    const enqueued = await runCommand(process.execPath, [jobctl, 'enqueue', 'noop', '{}', '--id', id], httpOnly, repoRoot);
+    assert.equal(enqueued.code, 0, enqueued.stderr);
+    assert.equal(enqueued.stdout, `${id}\n`);
+    const status = await runCommand(process.execPath, [jobctl, 'status', id, '--json'], httpOnly, repoRoot);
+    assert.equal(status.code, 0, status.stderr);
+    assert.equal((JSON.parse(status.stdout) as { type: string }).type, 'noop');
+    assert.equal((await env.jobs(taskQueue).get(id)).type, 'noop');
   });
 
   it('keeps a task queue\'s backlog in the fairness tables: the new matcher and fairness are on', async () => {
