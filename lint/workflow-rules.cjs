@@ -19,12 +19,14 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
  * @param {{ files: string[], ignores?: string[], schemaModules?: string[], ioLibraries?: string[], processModules?: string[] }} options
  *   `files`: the workflow modules and job definitions; `ignores`: files among them that are not
  *   workflow code (the catalog module, payload schemas); `schemaModules`: import patterns of
- *   modules that carry zod schemas (default: `**\/payloads`, `**\/*.payload`, `**\/catalog`);
+ *   modules that carry zod schemas (default: `**\/payloads`, `**\/*.payload`, `**\/catalog`, each
+ *   also with `.js`);
  *   `ioLibraries`: packages that do I/O (default: a common few); `processModules`: your
  *   process-level modules (config, clients).
  */
 function workflowCodeRules(options) {
-  const schemaModules = options.schemaModules ?? ['**/payloads', '**/payloads/*', '**/*.payload', '**/catalog'];
+  // With and without the `.js` a nodenext project writes.
+  const schemaModules = options.schemaModules ?? ['**/payloads', '**/payloads/*', '**/*.payload', '**/*.payload.js', '**/catalog', '**/catalog.js'];
   return {
     files: options.files,
     ignores: options.ignores ?? [],
@@ -39,12 +41,12 @@ function workflowCodeRules(options) {
               message: 'workflow code may import only @temporalio/workflow and @temporalio/common',
             },
             {
-              regex: '^durable-jobs(/(client|worker|activity|testing|eslint))?$',
+              regex: '^durable-jobs(/(client|worker|console|activity|testing|eslint))?$',
               allowTypeImports: true,
               message: 'workflow code imports durable-jobs/workflow only (the rest as types)',
             },
             { group: options.ioLibraries ?? ['nodemailer', 'pino', 'commander', 'pg', 'better-sqlite3', 'kysely', 'axios', 'undici'], message: 'workflow code must stay deterministic: no I/O libraries' },
-            { group: ['**/activities', '**/activities/*'], allowTypeImports: true, message: 'import activities as types only, through proxyActivities' },
+            { group: ['**/activities', '**/activities/*', '**/activities.js'], allowTypeImports: true, message: 'import activities as types only, through proxyActivities' },
             ...(options.processModules?.length ? [{ group: options.processModules, message: 'workflow code must not import process-level modules' }] : []),
             {
               group: ['zod', 'zod/*', 'fflate', 'fflate/*', ...schemaModules],

@@ -69,8 +69,12 @@ async function main(): Promise<void> {
     await runWorker({ ...definition, config, logger, seed: devServer !== undefined, onReady: () => {
       const ui = devServer?.uiUrl ?? '(your cluster’s Temporal UI)';
       // jobctl reads the same settings: spell out those that differ from its defaults.
+      const httpAddress = devServer?.httpAddress ?? config.temporalHttpAddress;
+      const nonDefault = temporalAddress(config) !== '127.0.0.1:7233' || (httpAddress !== undefined && httpAddress !== '127.0.0.1:7243');
       const jobctl = [
         temporalAddress(config) !== '127.0.0.1:7233' ? `TEMPORAL_ADDRESS=${temporalAddress(config)}` : '',
+        // With TEMPORAL_ADDRESS set, jobctl goes over the HTTP API only at the address it is given.
+        nonDefault && httpAddress ? `TEMPORAL_HTTP_ADDRESS=${httpAddress}` : '',
         config.namespace !== 'default' ? `TEMPORAL_NAMESPACE=${config.namespace}` : '',
         config.taskQueue !== 'durable-jobs' ? `TEMPORAL_TASK_QUEUE=${config.taskQueue}` : '',
         'npx jobctl',

@@ -245,6 +245,10 @@ describe("job records read over Temporal's HTTP API (real dev server)", function
     assert.deepEqual(httpReadTarget({ TEMPORAL_HTTP_ADDRESS: httpAddress }), { address: httpAddress, namespace: 'default' });
     assert.deepEqual(httpReadTarget({}), { address: '127.0.0.1:7243', namespace: 'default' });
     assert.equal(httpReadTarget({ TEMPORAL_ADDRESS: 'temporal:7233' }), undefined);
+    // A dev server on another port than the default: its HTTP port only when given, never the default's (another server's?).
+    assert.equal(httpReadTarget({ DEV_SERVER_PORT: '17233' }), undefined);
+    assert.deepEqual(httpReadTarget({ DEV_SERVER_PORT: '17233', DEV_SERVER_HTTP_PORT: '17243' }), { address: '127.0.0.1:17243', namespace: 'default' });
+    assert.deepEqual(httpReadTarget({ DEV_SERVER_HTTP_PORT: '17243' }), { address: '127.0.0.1:17243', namespace: 'default' });
     for (const name of ['TEMPORAL_API_KEY', 'TEMPORAL_TLS_CERT', 'ENCRYPTION_KEYS', 'ENCRYPTION_KEY_FILE']) assert.equal(httpReadTarget({ TEMPORAL_HTTP_ADDRESS: httpAddress, [name]: 'x' }), undefined, name);
     assert.equal(httpReadTarget({ TEMPORAL_HTTP_ADDRESS: 'no-port' }), undefined);
     assert.equal(httpReadTarget({ TEMPORAL_HTTP_ADDRESS: 'host:70000' }), undefined);

@@ -39,15 +39,18 @@ export function httpTaskQueue(env: NodeJS.ProcessEnv = process.env): string {
 
 /**
  * Where to read over HTTP, or `undefined` to read over gRPC: TEMPORAL_HTTP_ADDRESS, else the
- * embedded dev server's HTTP port when TEMPORAL_ADDRESS is unset. A setting that is not well
+ * embedded dev server's HTTP port when TEMPORAL_ADDRESS is unset (and DEV_SERVER_PORT is unset
+ * too, or DEV_SERVER_HTTP_PORT is set beside it). A setting that is not well
  * formed sends the read to gRPC too, where the configuration's own checks name it.
  */
 export function httpReadTarget(env: NodeJS.ProcessEnv = process.env): { address: string; namespace: string } | undefined {
   if (grpcOnly.some((name) => set(env[name])) || tracingConfigured(env)) return undefined;
   const namespace = set(env.TEMPORAL_NAMESPACE) ? env.TEMPORAL_NAMESPACE : 'default';
+  // The dev server's HTTP port is taken for the same server's only when both ports are the defaults
+  // or both are given: with DEV_SERVER_PORT alone set, the default 7243 may be another server's.
   const address = set(env.TEMPORAL_HTTP_ADDRESS)
     ? env.TEMPORAL_HTTP_ADDRESS
-    : set(env.TEMPORAL_ADDRESS)
+    : set(env.TEMPORAL_ADDRESS) || (set(env.DEV_SERVER_PORT) && !set(env.DEV_SERVER_HTTP_PORT))
       ? undefined
       : `${set(env.DEV_SERVER_IP) ? env.DEV_SERVER_IP : '127.0.0.1'}:${set(env.DEV_SERVER_HTTP_PORT) ? env.DEV_SERVER_HTTP_PORT : '7243'}`;
   return address !== undefined && isHttpAddress(address) ? { address, namespace } : undefined;

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { repoRoot } from '../helpers/env';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { workflowCodeRules } = require('../../lint/workflow-rules.cjs') as { workflowCodeRules: (options: { files: string[] }) => object };
+
+// The shipped lint rules for a team's workflow code (`durable-jobs/eslint`), with their defaults,
+// on a job definition's imports as a project writes them: with and without nodenext's `.js`.
+describe('the workflow code lint rules (durable-jobs/eslint)', function () {
+  this.timeout(60_000);
+  const eslint = new ESLint({
+    cwd: repoRoot,
+    overrideConfigFile: true,
+    overrideConfig: [...(tseslint.configs.base ? [tseslint.configs.base] : []), workflowCodeRules({ files: ['**/*.ts'] })] as ESLint.Options['overrideConfig'],
+  });
+  const flagged = async (line: string): Promise<boolean> => {
+    const [result] = await eslint.lintText(`${line}\nexport const used = x;\n`, { filePath: path.join(repoRoot, 'probe/src/jobs/probe.ts') });
+    return result!.messages.some((m) => m.ruleId === '@typescript-eslint/no-restricted-imports');
+  };
+
+  for (const specifier of ['./charge.payload', './charge.payload.js', '../payloads/charge', '../payloads/charge.js', '../catalog', '../catalog.js', '../activities', '../activities.js', 'zod', 'durable-jobs', 'durable-jobs/catalog', 'durable-jobs/console', 'durable-jobs/worker', 'node:fs']) {
+    it(`refuses ${specifier} in a definition`, async () => {
+      assert.ok(await flagged(`import { x } from '${specifier}';`), specifier);
+    });
+  }
+  for (const specifier of ['durable-jobs/job', 'durable-jobs/workflow', '@temporalio/workflow', './charge-subscription']) {
+    it(`allows ${specifier}`, async () => {
+      assert.equal(await flagged(`import { x } from '${specifier}';`), false, specifier);
+    });
+  }
+  it('allows a payload type imported as a type only', async () => {
+    assert.equal(await flagged(`import type { x } from './charge.payload.js';`), false);
+  });
+});
