@@ -56,7 +56,9 @@ export async function enqueueFile(type: string, payloadJson: string | undefined,
     'required',
     'enqueue',
   ).finally(() => progress.stop());
-  if (opts.json) console.log(JSON.stringify(result.outcomes.map((o) => ({ line: Number(o.label.slice(5)), id: o.id, outcome: o.outcome, error: o.error })), null, 2));
+  // In line order: invalid lines are reported before the others start.
+  const byLine = result.outcomes.map((o) => ({ line: Number(o.label.slice(5)), id: o.id, outcome: o.outcome, error: o.error })).sort((a, b) => a.line - b.line);
+  if (opts.json) console.log(JSON.stringify(byLine, null, 2));
   else for (const o of result.outcomes) if (o.outcome === 'invalid') console.log(`${o.label}: invalid (${o.error})`);
   const { started, existed, conflict, invalid, failed } = result.counts;
   console.error(`jobctl: ${started} started, ${existed} existed, ${conflict} conflict, ${invalid} invalid, ${failed} failed`);
