@@ -88,14 +88,14 @@ describe('bulk enqueue: JobClient.enqueueMany and jobctl enqueue --file (real de
 
   it('jobctl enqueue --file --skip-invalid starts the valid lines and reports the invalid ones', async () => {
     const good = uniqueId('good');
-    const p = await file('skip.jsonl', [JSON.stringify({ payload: email('u1'), id: good }), JSON.stringify({ payload: { to: 'x' } }), JSON.stringify({ payload: email('u2'), id: `${good}-2` })]);
+    const p = await file('skip.jsonl', [JSON.stringify({ payload: email('u1'), id: good }), JSON.stringify({ payload: { to: 'x' } }), JSON.stringify({ payload: email('u2'), id: `${good}-2` }), '{not json']);
     const ran = await ctl(['enqueue', 'send-email', '--file', p, '--skip-invalid', '--json']);
     assert.equal(ran.code, 0, ran.stderr);
     const outcomes = JSON.parse(ran.stdout) as { line: number; id?: string; outcome: string }[];
     // In line order, though the invalid line is known before any start.
-    assert.deepEqual(outcomes.map((o) => [o.line, o.outcome]), [[1, 'started'], [2, 'invalid'], [3, 'started']]);
+    assert.deepEqual(outcomes.map((o) => [o.line, o.outcome]), [[1, 'started'], [2, 'invalid'], [3, 'started'], [4, 'invalid']]);
     assert.equal(await exists(good), true);
-    assert.match(ran.stderr, /2 started, 0 existed, 0 conflict, 1 invalid, 0 failed/);
+    assert.match(ran.stderr, /2 started, 0 existed, 0 conflict, 2 invalid, 0 failed/);
   });
 
   it('run again after an interruption, starts only the lines that are missing (lines without an id get one per line)', async () => {
