@@ -5,7 +5,7 @@ import type { Duration } from '@temporalio/common';
 import type { Catalog, PayloadSchemas } from '../catalog/catalog';
 import type { FairnessOptions } from '../catalog/fairness';
 import { prepareJob, type PreparedJob } from '../catalog/prepare-job';
-import { IdConflictError, InvalidOptionError, InvalidPayloadError, UnknownJobTypeError, describe, type FieldIssue } from '../shared/errors';
+import { IdConflictError, InvalidOptionError, InvalidPayloadError, UnknownJobTypeError, describe, formatIssues, type FieldIssue } from '../shared/errors';
 
 /** One job of {@link enqueueMany}. */
 export interface EnqueueManyItem<P = unknown> {
@@ -66,7 +66,7 @@ export class InvalidItemsError extends InvalidPayloadError {
     /** Every invalid item, with its label and the fields at fault. */
     readonly items: { index: number; label: string; issues: FieldIssue[] }[],
   ) {
-    super(jobType, items.flatMap((item) => item.issues.map((i) => ({ path: `${item.label}: ${i.path}`, message: i.message }))));
+    super(jobType, items.flatMap((item) => item.issues.map((i) => ({ path: i.path ? `${item.label}: ${i.path}` : item.label, message: i.message }))));
   }
 }
 
@@ -105,7 +105,7 @@ export async function startMany(start: (job: PreparedJob) => Promise<{ existed: 
   const { jobs, invalid } = prepared;
   if (invalid.length > 0 && !options.skipInvalid) throw new InvalidItemsError(type, invalid);
   const outcomes: EnqueueManyOutcome[] = [];
-  for (const bad of invalid) outcomes.push({ index: bad.index, label: bad.label, outcome: 'invalid', error: bad.issues.map((i) => `${i.path}: ${i.message}`).join('; ') });
+  for (const bad of invalid) outcomes.push({ index: bad.index, label: bad.label, outcome: 'invalid', error: formatIssues(bad.issues) });
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) {
