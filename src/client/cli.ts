@@ -6,6 +6,7 @@ import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPay
 import { JobFailedError, UsageError } from './cli-errors';
 import { sanitizeForTerminal } from './format';
 import { redact, secretsFromEnv } from '../shared/redact';
+import { missingNamespaceError, missingNamespaceOf } from '../shared/missing-namespace';
 import { NoCatalogError } from '../catalog/catalog-error';
 import { setCatalogFlag } from './cli-catalog';
 import { tracingConfigured } from '../shared/tracing-env';
@@ -101,8 +102,11 @@ export async function main(argv: string[]): Promise<number> {
   try {
     await run(argv);
     return 0;
-  } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+  } catch (thrown) {
+    if (thrown instanceof CommanderError) return thrown.exitCode === 0 ? 0 : 2;
+    // A namespace the server lacks is a bad TEMPORAL_NAMESPACE, said as the worker says it, whichever call met it.
+    const namespace = missingNamespaceOf(thrown);
+    const err = namespace === undefined ? thrown : missingNamespaceError(namespace, undefined, thrown);
     // jobctl's own usage and job-failed messages were always printed bare; every other error names its type.
     const message = err instanceof UsageError || err instanceof JobFailedError ? err.detail : err instanceof JobsError ? err.message : `jobctl: ${describe(err)}`;
     console.error(sanitizeForTerminal(redact(message, secretsFromEnv())));

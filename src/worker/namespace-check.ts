@@ -1,5 +1,5 @@
 import { isGrpcServiceError, type Connection } from '@temporalio/client';
-import { ConfigError } from '../shared/errors';
+import { missingNamespaceError } from '../shared/missing-namespace';
 
 /** gRPC NOT_FOUND. */
 const GRPC_NOT_FOUND = 5;
@@ -13,9 +13,6 @@ export async function assertNamespace(connection: Connection, namespace: string,
     await connection.workflowService.describeNamespace({ namespace });
   } catch (err) {
     if (!(isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND)) throw err;
-    throw new ConfigError(
-      [{ path: 'TEMPORAL_NAMESPACE', message: `the server at ${address} has no namespace "${namespace}": create it (temporal operator namespace create --namespace ${namespace}), or name an existing one` }],
-      { cause: err },
-    );
+    throw missingNamespaceError(namespace, address, err);
   }
 }

@@ -222,9 +222,13 @@ describe("job records read over Temporal's HTTP API (real dev server)", function
     // A refusal other than "no such workflow" (here a namespace that does not exist) is said as over gRPC, not as an unknown job.
     const namespaced = (http: boolean) => ({ ...process.env, TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'no-such-namespace', TEMPORAL_HTTP_ADDRESS: http ? httpAddress : undefined });
     const [wrongOverHttp, wrongOverGrpc] = [await runCommand(process.execPath, [jobctl, 'status', id], namespaced(true), repoRoot), await runCommand(process.execPath, [jobctl, 'status', id], namespaced(false), repoRoot)];
-    assert.equal(wrongOverHttp.code, 1);
-    assert.match(wrongOverHttp.stderr, /no-such-namespace/);
+    // It is a bad setting (exit 2), named as the worker names it.
+    assert.equal(wrongOverHttp.code, 2);
+    assert.match(wrongOverHttp.stderr, /TEMPORAL_NAMESPACE: the Temporal server has no namespace "no-such-namespace": create it/);
     assert.equal(wrongOverHttp.stderr, wrongOverGrpc.stderr);
+    const listed = await runCommand(process.execPath, [jobctl, 'list'], namespaced(false), repoRoot);
+    assert.equal(listed.code, 2);
+    assert.equal(listed.stderr, wrongOverGrpc.stderr, 'list says it as status does');
     // A bad setting is named as over gRPC (exit 2), though the HTTP reads do not use it.
     const badSetting = { ...process.env, TEMPORAL_ADDRESS: env.address, TEMPORAL_HTTP_ADDRESS: httpAddress, LOG_LEVEL: 'bogus' };
     const [badOverHttp, badOverGrpc] = [await runCommand(process.execPath, [jobctl, 'list'], badSetting, repoRoot), await runCommand(process.execPath, [jobctl, 'list'], { ...badSetting, TEMPORAL_HTTP_ADDRESS: undefined }, repoRoot)];
