@@ -11,6 +11,11 @@ import { loadSettings, type SettingField, type SettingsOf, type SettingsOverride
 const port = z.coerce
   .number({ error: 'must be a port, a whole number from 1 to 65535' })
   .refine((n) => Number.isInteger(n) && n >= 1 && n <= 65535, 'must be a port, a whole number from 1 to 65535');
+const portOrOffMessage = 'must be a port, a whole number from 1 to 65535, or 0 for none';
+/** A port, or 0 for none (metrics off). */
+const portOrOff = z.coerce
+  .number({ error: portOrOffMessage })
+  .refine((n) => Number.isInteger(n) && n >= 0 && n <= 65535, portOrOffMessage);
 /** A comma-separated list of job types, e.g. `send-email,sync-data`; the worker checks them against its catalog. */
 const jobTypeList = z
   .string()
@@ -81,7 +86,7 @@ const fields = {
   /** Interface the worker's metrics endpoint binds. @defaultValue '0.0.0.0' (all interfaces) */
   metricsHost: { env: 'METRICS_HOST', schema: z.string().min(1).default('0.0.0.0') },
   /** Port of the worker's metrics endpoint (`/metrics`); 0 turns metrics off, like METRICS=false. @defaultValue 9464 */
-  metricsPort: { env: 'METRICS_PORT', schema: z.coerce.number().int().min(0).max(65535).default(9464) },
+  metricsPort: { env: 'METRICS_PORT', schema: portOrOff.default(9464) },
   /** How often the worker samples the task queue's backlog and the DLQ sizes for the metrics. @defaultValue '15s' */
   metricsSampleInterval: { env: 'METRICS_SAMPLE_INTERVAL', schema: z.string().regex(/^\d+(ms|s|m)$/, 'must look like 500ms, 15s or 1m').default('15s') },
   /** How long a stopping worker waits for in-flight activities before cancelling them. @defaultValue '30s' */

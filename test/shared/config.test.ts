@@ -38,6 +38,7 @@ describe('loadConfig', () => {
     assert.ok(err instanceof ConfigError);
     assert.deepEqual(err.issues.map((i) => i.path).sort(), ['DEV_SERVER_PORT', 'LOG_LEVEL', 'METRICS_PORT']);
     assert.match(err.message, /DEV_SERVER_PORT: .*"abc"/);
+    assert.match(err.message, /METRICS_PORT: must be a port, a whole number from 1 to 65535, or 0 for none \(got "x"\)/);
   });
 
   it('refuses a DATABASE_URL of another scheme, without echoing its password', () => {
