@@ -109,6 +109,8 @@ describe('rolling deploy: two builds of the worker side by side on one task queu
       assert.deepEqual(record.payload, newer, 'the job itself keeps every field the client sent');
     }
     for (const id of ran.v2!) assert.deepEqual(await seen(id), newer);
+    // The worker's log reaches this process through a pipe, after the job's result may have: wait for the line (a CI run once read the output before it came).
+    await w1.waitFor('"msg":"job:unknown-fields"', 15_000).catch(() => undefined);
     assert.match(w1.output(), /"fields":\["payload\.urgency","payload\.message\.footer"\][^\n]*"msg":"job:unknown-fields"/);
     assert.doesNotMatch(w2.output(), /job:unknown-fields/);
     assert.doesNotMatch(w1.output() + w2.output(), /jobs:invalid-payload/);

@@ -57,6 +57,8 @@ describe('npm start under repeated and fatal signals', function () {
   });
 
   const start = async () => {
+    // A port picked free in before() may be some process's by now (a CI run once found this one taken): the HTTP port, which no check here reads, is picked afresh.
+    env.DEV_SERVER_HTTP_PORT = String(await freePort());
     const system = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], env, repoRoot);
     started.push(system);
     await system.waitFor('Stop: ', 240_000);
