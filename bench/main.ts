@@ -22,7 +22,8 @@ const usage = `npm run bench -- [--jobs N] [--repeat R] [--rate R] [--concurrenc
   --scenarios      comma-separated, from ${scenarioNames.join(', ')} (default ${defaultScenarios.join(', ')})
   --log-level L    LOG_LEVEL of our worker (default info, as npm start)
   --profile DIR    write a V8 CPU profile of each worker into DIR
-  --before DIR     a built checkout of an earlier commit: scenario ours-before runs its worker (adds ours-before if not named)
+  --before DIR     a built checkout of an earlier commit: scenario ours-before runs its worker (adds ours-before if no
+                   before scenario is named), ours-activity-before its bench/activity worker
   --out FILE       JSON report (default .data/bench/bench-<time>.json)
 TEMPORAL_ADDRESS: run every scenario on that server instead of fresh ones (no server CPU figures).`;
 
@@ -70,8 +71,9 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}; choose from ${scenarioNames.join(', ')}\n${usage}`);
   const beforeRoot = values.before ? path.resolve(values.before) : undefined;
   if (beforeRoot && !existsSync(path.join(beforeRoot, 'dist/worker/main.js'))) throw new Error(`--before ${values.before}: ${path.join(beforeRoot, 'dist/worker/main.js')} is missing (check out the earlier commit there and run npm ci and npm run build)`);
-  if (beforeRoot && !chosen.includes('ours-before')) chosen.push('ours-before');
-  if (!beforeRoot && chosen.includes('ours-before')) throw new Error(`scenario ours-before runs another build's worker: give --before DIR\n${usage}`);
+  const beforeScenarios = chosen.filter((s) => s === 'ours-before' || s === 'ours-activity-before');
+  if (beforeRoot && beforeScenarios.length === 0) chosen.push('ours-before');
+  if (!beforeRoot && beforeScenarios.length > 0) throw new Error(`scenario ${beforeScenarios.join(', ')} runs another build's worker: give --before DIR\n${usage}`);
   return {
     jobs: Math.round(positive('jobs', values.jobs, 2000)),
     repeat: Math.round(positive('repeat', values.repeat, 3)),

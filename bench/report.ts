@@ -89,6 +89,8 @@ const throughputPairs = [
   ['ours-traced', 'ceiling'],
   ['ours', 'ours-before'],
   ['ours-before', 'ceiling'],
+  ['ours-activity', 'ours-activity-before'],
+  ['ours-activity-before', 'activity'],
 ] as const;
 
 /** Our workers against the plain worker (bench/plain/worker.ts) on the same server kind, for peak RSS. */
@@ -99,10 +101,15 @@ const rssPairs = [
   ['ours-eager', 'ceiling'],
   ['ours-traced', 'ceiling'],
   ['ours', 'ours-before'],
+  ['ours-activity', 'ours-activity-before'],
 ] as const;
 
 /** The CPU per job of the whole system (worker, client and server): tracing on against off, this build against `--before`'s. */
-const cpuPairs = [['ours-traced', 'ours'], ['ours', 'ours-before']] as const;
+const cpuPairs = [
+  ['ours-traced', 'ours'],
+  ['ours', 'ours-before'],
+  ['ours-activity', 'ours-activity-before'],
+] as const;
 
 /** a/b of one measure for each pair, taken within each repeat; the median and range over repeats. */
 function pairRatios(runs: RunResult[], pairs: readonly (readonly [string, string])[], measure: (r: RunResult) => number | null): Ratio[] {

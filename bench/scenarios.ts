@@ -7,9 +7,9 @@ import { catalog as activityCatalog } from './activity/catalog';
 import { benchTracer } from './traced-client';
 
 /** The scenarios `npm run bench` knows, in the order it interleaves them. */
-export const scenarioNames = ['ceiling', 'baseline', 'ours', 'ours-failures', 'activity', 'ours-activity', 'ours-eager', 'ours-traced', 'ours-before'] as const;
+export const scenarioNames = ['ceiling', 'baseline', 'ours', 'ours-failures', 'activity', 'ours-activity', 'ours-eager', 'ours-traced', 'ours-before', 'ours-activity-before'] as const;
 
-/** The scenarios a plain `npm run bench` runs; `ours-eager`, `ours-traced` and `ours-before` (with `--before`) are asked for by name. */
+/** The scenarios a plain `npm run bench` runs; `ours-eager`, `ours-traced`, `ours-before` and `ours-activity-before` (with `--before`) are asked for by name. */
 export const defaultScenarios: readonly ScenarioName[] = ['ceiling', 'baseline', 'ours', 'ours-failures', 'activity', 'ours-activity'];
 
 /** A scenario's name. */
@@ -133,5 +133,13 @@ export const scenarios: Record<ScenarioName, Scenario> = {
     worker: 'ours',
     before: true,
     connect: (address, taskQueue) => jobClient(address, taskQueue, () => ({})),
+  },
+  'ours-activity-before': {
+    name: 'ours-activity-before',
+    description: 'as ours-activity, with the worker of another checkout (--before DIR: its bench/activity worker over its own src), for a change measured before and after in one invocation',
+    server: 'npm-start',
+    worker: 'ours-activity',
+    before: true,
+    connect: (address, taskQueue) => activityJobClient(address, taskQueue),
   },
 };

@@ -60,7 +60,7 @@ export async function startBenchWorker(launch: WorkerLaunch): Promise<BenchWorke
     if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first${launch.root ? ` in ${launch.root}` : ' (npm run bench does)'}`);
     args = [...profile, main];
   } else {
-    args = [...profile, '--import', 'tsx', path.join(__dirname, tsWorkers[launch.kind])];
+    args = [...profile, '--import', 'tsx', path.join(launch.root ? path.join(launch.root, 'bench') : __dirname, tsWorkers[launch.kind])];
   }
   const env = {
     ...process.env,

@@ -70,6 +70,18 @@ describe('npm run bench (a few jobs)', function () {
     assert.deepEqual(report.cpuRatios.map((r) => r.name), ['CPU ours/ours-before']);
   });
 
+  it('runs ours-activity-before from the --before checkout\'s bench/activity worker beside ours-activity, and reports the pair', async () => {
+    // As above, this checkout stands in for an earlier one.
+    const root = path.resolve(__dirname, '../..');
+    const options = parseBenchArgs(['--jobs', '5', '--repeat', '1', '--concurrency', '5', '--scenarios', 'activity,ours-activity,ours-activity-before', '--before', root, '--out', path.join(dir, 'activity-before.json')]);
+    assert.deepEqual(options.scenarios, ['activity', 'ours-activity', 'ours-activity-before'], 'no ours-before added when a before scenario is named');
+    const report = await runBench(options, () => {});
+    assert.deepEqual(report.summaries.map((s) => [s.scenario, s.notCompleted]), [['activity', 0], ['ours-activity', 0], ['ours-activity-before', 0]]);
+    assert.deepEqual(report.ratios.map((r) => r.name), ['ours-activity/activity', 'ours-activity/ours-activity-before', 'ours-activity-before/activity']);
+    assert.deepEqual(report.rssRatios.map((r) => r.name), ['ours-activity/activity', 'ours-activity/ours-activity-before']);
+    assert.deepEqual(report.cpuRatios.map((r) => r.name), ['CPU ours-activity/ours-activity-before']);
+  });
+
   it('paces the load with --rate, and runs ours-eager (the load offered from the worker process)', async () => {
     const options = parseBenchArgs(['--jobs', '5', '--repeat', '1', '--rate', '10', '--scenarios', 'ours,ours-eager', '--out', path.join(dir, 'rate.json')]);
     const report = await runBench(options, () => {});
@@ -83,6 +95,7 @@ describe('npm run bench (a few jobs)', function () {
     assert.throws(() => parseBenchArgs(['--scenarios', 'fastest']), /unknown scenario fastest/);
     assert.throws(() => parseBenchArgs(['--jobs=0']), /--jobs must be a positive number/);
     assert.throws(() => parseBenchArgs(['--scenarios', 'ours-before']), /ours-before runs another build's worker: give --before DIR/);
+    assert.throws(() => parseBenchArgs(['--scenarios', 'ours-activity,ours-activity-before']), /ours-activity-before runs another build's worker: give --before DIR/);
     assert.throws(() => parseBenchArgs(['--before', os.tmpdir()]), /--before .*dist\/worker\/main\.js is missing/);
   });
 });

@@ -26,6 +26,8 @@ interface MessageType {
   fullName: string;
   fields: Record<string, FieldJson>;
   defaults?: object;
+  /** Its fields' message and enum types by field name, resolved on first use. */
+  fieldTypes?: Map<string, MessageType | EnumType | undefined>;
 }
 
 interface EnumType {
@@ -60,24 +62,31 @@ function resolve(scope: string, name: string): MessageType | EnumType | undefine
   }
 }
 
+/** The message or enum type of `message`'s field `name`, resolved once per field. */
+function fieldType(message: MessageType, name: string, field: FieldJson): MessageType | EnumType | undefined {
+  message.fieldTypes ??= new Map();
+  if (!message.fieldTypes.has(name)) message.fieldTypes.set(name, resolve(message.fullName, field.type));
+  return message.fieldTypes.get(name);
+}
+
 const longTypes = new Set(['int64', 'sint64', 'sfixed64', 'uint64', 'fixed64']);
 const unsignedLongTypes = new Set(['uint64', 'fixed64']);
 
 /** proto3's default of a field, as protobufjs puts it on a message's prototype. */
-function defaultOf(message: MessageType, field: FieldJson): unknown {
+function defaultOf(message: MessageType, name: string, field: FieldJson): unknown {
   if (field.keyType) return Object.freeze({});
   if (field.rule === 'repeated' || field.type === 'bytes') return Object.freeze([]);
   if (longTypes.has(field.type)) return unsignedLongTypes.has(field.type) ? Long.UZERO : Long.ZERO;
   if (field.type === 'string') return '';
   if (field.type === 'bool') return false;
   if (/^(u?int32|s?fixed32|sint32|double|float)$/.test(field.type)) return 0;
-  const type = resolve(message.fullName, field.type);
+  const type = fieldType(message, name, field);
   return type?.kind === 'enum' ? (Object.values(type.values)[0] ?? 0) : null;
 }
 
 /** A new message of `type`, its unset fields reading as their defaults. */
 function newMessage(type: MessageType): Record<string, unknown> {
-  type.defaults ??= Object.fromEntries(Object.entries(type.fields).map(([name, field]) => [name, defaultOf(type, field)]));
+  type.defaults ??= Object.fromEntries(Object.entries(type.fields).map(([name, field]) => [name, defaultOf(type, name, field)]));
   return Object.create(type.defaults) as Record<string, unknown>;
 }
 
@@ -128,7 +137,7 @@ function value(message: MessageType, name: string, field: FieldJson, json: unkno
     case 'sfixed32':
       return Number(json) | 0;
   }
-  const type = resolve(message.fullName, field.type);
+  const type = fieldType(message, name, field);
   if (!type) throw new TypeError(`${message.name}.${name}: no type ${field.type} in the API subset`);
   if (type.kind === 'enum') return typeof json === 'number' ? json : type.values[String(json)];
   if (typeof json === 'string' && wellKnown[type.fullName]) return Object.assign(newMessage(type), wellKnown[type.fullName]!(json));
