@@ -9,6 +9,7 @@ import { redact, secretsFromEnv } from '../shared/redact';
 import { missingNamespaceError, missingNamespaceOf } from '../shared/missing-namespace';
 import { NoCatalogError } from '../catalog/catalog-error';
 import { setCatalogFlag } from './cli-catalog';
+import { addCommandSummaries } from './cli-command-summaries';
 import { tracingConfigured } from '../shared/tracing-env';
 import { traced } from '../shared/traced';
 
@@ -48,17 +49,20 @@ const commandTable: [names: string[], add: () => AddCommands][] = [
   [['types'], () => load<typeof import('./cli-jobs')>('./cli-jobs').addTypesCommand],
 ];
 
-/** The command `argv` names: its first word that is not an option (nor `--catalog`'s value). */
-function commandName(argv: string[]): string | undefined {
-  for (let i = 2; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--catalog') i++;
-    else if (!arg.startsWith('-')) return arg;
-  }
-  return undefined;
+/** The words of `argv` that are not options (nor `--catalog`'s value): the command, its subcommand or arguments. */
+function commandWords(argv: string[]): string[] {
+  return argv.slice(2).filter((arg, i, all) => !arg.startsWith('-') && all[i - 1] !== '--catalog');
 }
 
-/** jobctl with the command `argv` runs, or every command (for help, or a name that is none). */
+/** The command `argv` names: its first word that is not an option. */
+function commandName(argv: string[]): string | undefined {
+  return commandWords(argv)[0];
+}
+
+/**
+ * jobctl with the command `argv` runs (or asks help for: `jobctl help enqueue`) loaded; with no
+ * such command (`jobctl --help`, a name that is none), every command as its summary only.
+ */
 function buildProgram(argv: string[]): Command {
   const program = new Command('jobctl')
     .description('Enqueue and inspect durable-jobs jobs. Connects to TEMPORAL_ADDRESS (default 127.0.0.1:7233).')
@@ -66,9 +70,18 @@ function buildProgram(argv: string[]): Command {
     .showHelpAfterError()
     .exitOverride()
     .hook('preAction', (root) => setCatalogFlag(root.opts<{ catalog?: string }>().catalog));
-  const name = commandName(argv);
+  const [first, second] = commandWords(argv);
+  const name = first === 'help' ? second : first;
   const only = commandTable.find(([names]) => name !== undefined && names.includes(name));
-  for (const [, add] of only ? [only] : commandTable) add()(program);
+  if (only) only[1]()(program);
+  else addCommandSummaries(program);
+  return program;
+}
+
+/** jobctl with every command loaded, as it was before summaries: for the test that keeps the summaries true. */
+export function programWithEveryCommand(): Command {
+  const program = new Command('jobctl');
+  for (const [, add] of commandTable) add()(program);
   return program;
 }
 
@@ -77,7 +90,7 @@ const groups = new Set(['dlq', 'schedule']);
 
 /** The span name of `argv`'s command: `jobctl enqueue`, `jobctl dlq redrive`; never its arguments. */
 function spanName(argv: string[]): string {
-  const words = argv.slice(2).filter((arg, i, all) => !arg.startsWith('-') && all[i - 1] !== '--catalog');
+  const words = commandWords(argv);
   return ['jobctl', ...words.slice(0, words[0] && groups.has(words[0]) ? 2 : 1)].join(' ');
 }
 
