@@ -71,7 +71,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}; choose from ${scenarioNames.join(', ')}\n${usage}`);
   const beforeRoot = values.before ? path.resolve(values.before) : undefined;
   if (beforeRoot && !existsSync(path.join(beforeRoot, 'dist/worker/main.js'))) throw new Error(`--before ${values.before}: ${path.join(beforeRoot, 'dist/worker/main.js')} is missing (check out the earlier commit there and run npm ci and npm run build)`);
-  const beforeScenarios = chosen.filter((s) => s === 'ours-before' || s === 'ours-activity-before');
+  const beforeScenarios = chosen.filter((s) => scenarios[s as ScenarioName].before);
   if (beforeRoot && beforeScenarios.length === 0) chosen.push('ours-before');
   if (!beforeRoot && beforeScenarios.length > 0) throw new Error(`scenario ${beforeScenarios.join(', ')} runs another build's worker: give --before DIR\n${usage}`);
   return {

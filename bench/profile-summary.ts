@@ -8,7 +8,6 @@ import { parseArgs } from 'node:util';
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string };
-  children?: number[];
 }
 
 interface CpuProfile {
