@@ -1,30 +1,23 @@
-// `npm run provision`: makes sure the binaries are in the cache — the Temporal CLI, the test server,
-// the native cluster's server, schema tool and UI server, and Jaeger (the tracing test's backend) —
-// and says where they came from.
+// `npm run provision [-- PART...]`: makes sure the binaries are in the cache — the Temporal CLI, the
+// test server, the native cluster's server, schema tool and UI server, and Jaeger (the tracing
+// test's backend) — and says where they came from. The parts are provisioned side by side (their
+// Go builds download modules while others compile); naming parts provisions only those.
 import { loadConfig } from '../shared/config';
 import { describeRedacted } from '../shared/redact';
-import { provisionJaeger } from './jaeger';
-import { provisionTemporalCli } from './temporal-cli';
-import { provisionTemporalServer, provisionTemporalUi } from './temporal-server';
-import { createTimeSkippingEnv } from './test-server';
+import { provisionParts, parseParts, UnknownPartError } from './parts';
 
 async function main(): Promise<void> {
+  const parts = parseParts(process.argv.slice(2));
   const config = loadConfig();
   const log = (line: string) => console.error(`[provision] ${line}`);
-  const cli = await provisionTemporalCli({ ...config, log });
-  console.log(`temporal CLI: ${cli.value} (via ${cli.route})`);
-  const env = await createTimeSkippingEnv({ ...config, log });
-  console.log(`time-skipping test server: started (via ${env.route})`);
-  await env.value.teardown();
-  const server = await provisionTemporalServer({ ...config, log });
-  console.log(`Temporal server, schema tool and schema: ${server.value.server}, ${server.value.sqlTool}, ${server.value.schemaDir} (via ${server.route})`);
-  const ui = await provisionTemporalUi({ ...config, log });
-  console.log(`Temporal UI server: ${ui.value.uiServer} (via ${ui.route})`);
-  const jaeger = await provisionJaeger({ ...config, log });
-  console.log(`Jaeger: ${jaeger.value} (via ${jaeger.route})`);
+  const started = Date.now();
+  const failures = await provisionParts(parts, { ...config, log }, (line) => console.log(line));
+  for (const failure of failures) console.error(`${failure.part}: ${describeRedacted(failure.error)}`);
+  if (failures.length > 0) process.exit(1);
+  log(`${parts.join(', ')} provisioned in ${Math.round((Date.now() - started) / 1000)}s`);
 }
 
 main().catch((err) => {
   console.error(describeRedacted(err));
-  process.exit(1);
+  process.exit(err instanceof UnknownPartError ? 2 : 1);
 });
