@@ -27,8 +27,12 @@ import { createActivities, testActivityDeps } from '../helpers/worker';
 type PaymentActivity = 'reserveFunds' | 'capturePayment' | 'releaseHold' | 'reverseCapture' | 'cancelHold';
 const paymentActivities: PaymentActivity[] = ['reserveFunds', 'capturePayment', 'releaseHold', 'reverseCapture', 'cancelHold'];
 
-/** Payments in the batch, enqueued one every `spacingMs`; the database stops after `stopAfterMs`, for `downMs`. */
-const batch = { payments: 60, spacingMs: 250, stopAfterMs: 4000, downMs: 20_000 };
+/**
+ * Payments in the batch, enqueued one every `spacingMs`; the database stops, for `downMs`, once
+ * `stopAfterReleases` payments have released their hold (an observed point mid-batch, whatever the
+ * machine's speed).
+ */
+const batch = { payments: 60, spacingMs: 250, stopAfterReleases: 5, downMs: 20_000 };
 
 describe('process-payment while PostgreSQL is down for 20 s (dev server, private PostgreSQL)', function () {
   this.timeout(300_000);
@@ -64,13 +68,18 @@ describe('process-payment while PostgreSQL is down for 20 s (dev server, private
 
     // Every attempt of every payment step, and the failure type it ended with.
     const attempts: { paymentId: string; activity: PaymentActivity; attempt: number; failure?: string; at: number }[] = [];
+    let released = 0;
+    let enoughReleased!: () => void;
+    const outageDue = new Promise<void>((resolve) => (enoughReleased = resolve));
     const real = createActivities(testActivityDeps(db, { reportsDir }));
     const wrap = (name: PaymentActivity) => async (input: Parameters<(typeof real)[PaymentActivity]>[0]) => {
       const { paymentId } = input.payload as { paymentId: string };
       const record: (typeof attempts)[number] = { paymentId, activity: name, attempt: Context.current().info.attempt, at: Date.now() };
       attempts.push(record);
       try {
-        return await real[name](input);
+        const result = await real[name](input);
+        if (name === 'releaseHold' && ++released === batch.stopAfterReleases) enoughReleased();
+        return result;
       } catch (err) {
         record.failure = err instanceof ApplicationFailure ? (err.type ?? 'untyped') : String(err);
         throw err;
@@ -94,7 +103,7 @@ describe('process-payment while PostgreSQL is down for 20 s (dev server, private
     const run = async () => {
       const started = Date.now();
       const restart = (async () => {
-        await new Promise((r) => setTimeout(r, batch.stopAfterMs));
+        await outageDue;
         outage.from = Date.now();
         await server.restart(batch.downMs); // pg_ctl stop -m immediate, 20 s, pg_ctl start -w
         outage.to = Date.now();

@@ -1,0 +1,106 @@
+// The suite's lanes: every test file is in exactly one (test/lanes/lanes.test.ts checks it), and a
+// lane names the binaries it needs, so that `npm run test:<lane>` provisions only those and
+// `npm test` starts each lane as soon as its binaries are ready. Times: CONTRIBUTING.md.
+import type { ProvisionPart } from '../../src/provision/parts';
+
+/** One lane of the suite. */
+export interface Lane {
+  /** `npm run test:<name>`. */
+  name: string;
+  /** What it covers, for `--help` and CONTRIBUTING.md. */
+  summary: string;
+  /** The provisioned binaries its tests start (`npm run provision -- <part>`). */
+  needs: ProvisionPart[];
+  /** Its test files, relative to the repository root. */
+  files: string[];
+}
+
+const inFolder = (folder: string, names: string[]) => names.map((name) => `test/${folder}/${name}.test.ts`);
+
+/**
+ * The lanes, in the order `npm test` starts them when two are ready at once: the longest first, so
+ * that the lanes running side by side end close together.
+ */
+export const lanes: Lane[] = [
+  {
+    name: 'unit',
+    summary: 'no Temporal server and nothing provisioned: schemas, config, formatting, activities against loopback SMTP, HTTP and SQLite, bundles and replays',
+    needs: [],
+    files: [
+      ...inFolder('activities', ['email', 'hand-off-batcher', 'payments', 'reports', 'retry-after', 'smtp-errors', 'smtp-tls', 'sync-source']),
+      ...inFolder('bench', ['profile-summary', 'report']),
+      ...inFolder('catalog', ['catalog', 'fairness', 'start-compat', 'unknown-keys']),
+      ...inFolder('client', ['cli-help', 'cli-windows', 'codec-server', 'format', 'http-api-subset', 'job-list', 'progress', 'redrive-plan', 'validate']),
+      ...inFolder('cluster', ['config']),
+      ...inFolder('console', ['job-filters']),
+      ...inFolder('db', ['database-errors', 'database', 'ledger']),
+      ...inFolder('deploy', ['docker-compose', 'dockerfile', 'layering', 'workflow-lint']),
+      ...inFolder('jobs', ['catalog', 'task-queues', 'worker']),
+      ...inFolder('lanes', ['lanes']),
+      ...inFolder('provision', ['heartbeat']),
+      ...inFolder('shared', ['attempts', 'config', 'encryption-codec', 'ensure-search-attributes', 'project-modules', 'retry', 'stall']),
+      ...inFolder('worker', ['bundle-check', 'check-workflows', 'logger', 'orphan-watch', 'tracing']),
+      ...inFolder('workflows', ['bundle-imports', 'replay-tracing', 'replay']),
+    ],
+  },
+  {
+    name: 'integration',
+    summary: 'the job types, the client, jobctl and the worker against a Temporal dev server and the time-skipping test server',
+    needs: ['cli', 'test-server'],
+    files: [
+      ...inFolder('activities', ['disk-full', 'interceptors', 'payments-outage']),
+      ...inFolder('client', ['cli-status', 'enqueue-many', 'enqueue', 'fuzz', 'history', 'http-enqueue', 'http-reads', 'job-record', 'priority', 'schedules']),
+      ...inFolder('console', ['jobctl-console']),
+      ...inFolder('integration', [
+        'bring-your-own-temporal',
+        'cancellation',
+        'concurrency-limit',
+        'dashboard-queries',
+        'fairness',
+        'metrics',
+        'pause',
+        'rolling-deploy',
+        'shutdown',
+        'start-signals',
+        'windows',
+      ]),
+      ...inFolder('shared', ['redaction']),
+      ...inFolder('testing', ['kit']),
+      ...inFolder('worker', ['create-worker']),
+      ...inFolder('workflows', ['concurrency-limiter', 'config-wait', 'dead-letter-capacity', 'dead-letter', 'debounce', 'dedupe', 'generate-report', 'noop', 'process-payment', 'send-email', 'sync-data']),
+    ],
+  },
+  {
+    name: 'browser',
+    summary: 'the console and the Temporal Web UI in real Chromium (playwright-core), over a dev server',
+    needs: ['cli', 'test-server'],
+    files: [
+      ...inFolder('console', ['accessibility', 'dead-letter-tasks', 'dead-letters', 'jobs', 'overview', 'redrive-preview', 'schedules', 'security', 'triage']),
+      ...inFolder('integration', ['dev-server', 'encryption']),
+    ],
+  },
+  {
+    name: 'tracing',
+    summary: 'spans exported to a real Jaeger and read back: the worker, jobctl and the sync job',
+    needs: ['cli', 'test-server', 'jaeger'],
+    files: [...inFolder('client', ['cli-tracing']), ...inFolder('integration', ['tracing-sync', 'tracing'])],
+  },
+  {
+    name: 'package',
+    summary: 'the packed tarball: its contents, a team’s own project built from it against a bare Temporal, the bench',
+    needs: ['cli'],
+    files: [...inFolder('bench', ['bench']), ...inFolder('deploy', ['package']), ...inFolder('package', ['external-project', 'workflow-entry']), ...inFolder('provision', ['routes'])],
+  },
+  {
+    name: 'cluster',
+    summary: 'the PostgreSQL-backed cluster (npm run cluster): faults, a cut network, namespace creation, the shipped Prometheus config',
+    needs: ['cli', 'server', 'ui'],
+    files: [...inFolder('cluster', ['faults', 'network']), ...inFolder('deploy', ['create-namespace', 'prometheus-config'])],
+  },
+  {
+    name: 'soak',
+    summary: 'small versions of the soaks (npm run soak, soak:dlq and soak:dlq:cluster for the full size): load through the cluster, DLQ storms on the dev server and the cluster',
+    needs: ['cli', 'test-server', 'server', 'ui'],
+    files: [...inFolder('cluster', ['soak', 'dlq-storm']), ...inFolder('integration', ['dlq-storm'])],
+  },
+];

@@ -1,0 +1,183 @@
+// `npm test` and `npm run test:<lane>`: provisions what the chosen lanes need, runs each lane in its
+// own mocha process as soon as its binaries are ready (at most TEST_LANES_PARALLEL at once), prefixes
+// every output line with its lane, and ends with each lane's result and time, the slowest files, and
+// the total in the line CI reads ("mocha: N passed, N failed, N skipped").
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { provisionPartNames, type ProvisionPart } from '../../src/provision/parts';
+import { lanes, type Lane } from './lanes';
+
+const repoRoot = path.resolve(__dirname, '../..');
+/** The parts provisioned first, alone: most lanes wait for them. The rest are built together afterwards. */
+const firstParts: ProvisionPart[] = ['cli', 'test-server'];
+
+interface LaneResult {
+  lane: Lane;
+  code: number;
+  seconds: number;
+  passes: number;
+  failures: number;
+  pending: number;
+  files: Record<string, number>;
+  why?: string;
+}
+
+function usage(): never {
+  process.stderr.write(`usage: tsx test/lanes/run.ts [LANE...]  (lanes: ${lanes.map((l) => l.name).join(', ')}; none named runs them all)\n` +
+    'TEST_LANES_PARALLEL: how many lanes run at once (default 2)\n');
+  process.exit(2);
+}
+
+function parseParallel(): number {
+  const raw = process.env.TEST_LANES_PARALLEL ?? '2';
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) {
+    process.stderr.write(`TEST_LANES_PARALLEL must be a whole number of lanes, 1 or more (got '${raw}')\n`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const children = new Set<number>();
+function stopChildren(): void {
+  for (const pid of children) {
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    stopChildren();
+    process.exit(130);
+  });
+}
+
+/** Runs a command in its own process group, each output line prefixed with `[tag] `; resolves with its exit code. */
+function runPrefixed(tag: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: repoRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child.pid!);
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${tag}] ${line}\n`));
+    }
+    child.on('error', (err) => {
+      process.stdout.write(`[${tag}] could not start ${command}: ${err.message}\n`);
+      resolve(1);
+    });
+    child.on('close', (code, signal) => {
+      children.delete(child.pid!);
+      resolve(code ?? (signal ? 128 : 1));
+    });
+  });
+}
+
+/**
+ * A folder of `go`, `java` and `mvn` that refuse to run, put first on the unit lane's PATH with an
+ * empty cache: a unit test that would provision or start a server fails at once, naming the command.
+ */
+function unitLaneGuard(): { bin: string; cache: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'unit-lane-'));
+  const bin = path.join(dir, 'bin');
+  mkdirSync(bin);
+  for (const tool of ['go', 'java', 'mvn']) {
+    const file = path.join(bin, tool);
+    writeFileSync(file, `#!/bin/sh\necho "the unit lane provisions nothing and starts no server, but a test ran: ${tool} $*; move the test to another lane (test/lanes/lanes.ts)" >&2\nexit 1\n`);
+    chmodSync(file, 0o755);
+  }
+  return { bin, cache: path.join(dir, 'cache') };
+}
+
+async function runLane(lane: Lane, timesDir: string): Promise<LaneResult> {
+  const timesFile = path.join(timesDir, `${lane.name}.json`);
+  const env: NodeJS.ProcessEnv = { ...process.env, TEST_LANE: lane.name, TEST_TIMES_FILE: timesFile };
+  if (lane.needs.length === 0) {
+    const guard = unitLaneGuard();
+    Object.assign(env, { PATH: `${guard.bin}${path.delimiter}${process.env.PATH}`, DURABLE_JOBS_CACHE_DIR: guard.cache });
+  }
+  const started = Date.now();
+  process.stdout.write(`[${lane.name}] lane started: ${lane.files.length} files\n`);
+  const code = await runPrefixed(lane.name, process.execPath, [require.resolve('mocha/bin/mocha.js'), ...lane.files], env);
+  const seconds = (Date.now() - started) / 1000;
+  try {
+    const times = JSON.parse(readFileSync(timesFile, 'utf8')) as Pick<LaneResult, 'passes' | 'failures' | 'pending' | 'files'>;
+    return { lane, code, seconds, ...times };
+  } catch {
+    return { lane, code: code || 1, seconds, passes: 0, failures: 0, pending: 0, files: {}, why: 'mocha ended before its summary' };
+  }
+}
+
+async function main(): Promise<void> {
+  const names = process.argv.slice(2);
+  if (names.some((name) => name.startsWith('-'))) usage();
+  const unknown = names.filter((name) => !lanes.some((lane) => lane.name === name));
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown lane ${unknown.map((n) => `'${n}'`).join(', ')}\n`);
+    usage();
+  }
+  const parallel = parseParallel();
+  const chosen = names.length === 0 ? lanes : lanes.filter((lane) => names.includes(lane.name));
+  const needed = provisionPartNames.filter((part) => chosen.some((lane) => lane.needs.includes(part)));
+  const started = Date.now();
+  const timesDir = mkdtempSync(path.join(os.tmpdir(), 'lane-times-'));
+
+  // Provisioning in two waves; a lane starts once all of its parts are in and a slot is free,
+  // the first ready lane in the order of test/lanes/lanes.ts first.
+  const settled = new Map<ProvisionPart, number>();
+  const results: LaneResult[] = [];
+  const waiting = [...chosen];
+  let running = 0;
+  await new Promise<void>((done) => {
+    const next = () => {
+      if (waiting.length === 0 && running === 0) return done();
+      for (const lane of [...waiting]) {
+        if (running >= parallel) break;
+        if (!lane.needs.every((part) => settled.has(part))) continue;
+        waiting.splice(waiting.indexOf(lane), 1);
+        const failed = lane.needs.filter((part) => settled.get(part) !== 0);
+        if (failed.length > 0) {
+          results.push({ lane, code: 1, seconds: 0, passes: 0, failures: 0, pending: 0, files: {}, why: `not run: provisioning ${failed.join(', ')} failed (see the [provision …] lines)` });
+          continue;
+        }
+        running++;
+        void runLane(lane, timesDir).then((result) => {
+          results.push(result);
+          running--;
+          next();
+        });
+      }
+      if (waiting.length === 0 && running === 0) done();
+    };
+    const provision = async (parts: ProvisionPart[]) => {
+      const code = parts.length === 0 ? 0 : await runPrefixed(`provision ${parts.join(',')}`, process.execPath, [path.join(repoRoot, 'dist/provision/main.js'), ...parts], process.env);
+      for (const part of parts) settled.set(part, code);
+      next();
+    };
+    next();
+    void provision(needed.filter((part) => firstParts.includes(part))).then(() => provision(needed.filter((part) => !firstParts.includes(part))));
+  });
+  report(results, (Date.now() - started) / 1000, parallel);
+  process.exit(results.every((r) => r.code === 0) ? 0 : 1);
+}
+
+function report(results: LaneResult[], seconds: number, parallel: number): void {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const sum = (key: 'passes' | 'failures' | 'pending') => results.reduce((n, r) => n + r[key], 0);
+  out('');
+  out(`lanes (${parallel} at a time), ${Math.round(seconds)} s in all:`);
+  for (const r of results) {
+    const outcome = r.why ?? `${r.passes} passed, ${r.failures} failed, ${r.pending} skipped${r.code !== 0 && r.failures === 0 ? `, exit ${r.code}` : ''}`;
+    out(`  ${r.lane.name.padEnd(12)} ${`${Math.round(r.seconds)} s`.padStart(7)}  ${outcome}`);
+  }
+  const files = results.flatMap((r) => Object.entries(r.files).map(([file, ms]) => ({ file, ms, lane: r.lane.name })));
+  out('slowest files:');
+  for (const f of files.sort((a, b) => b.ms - a.ms).slice(0, 10)) out(`  ${`${(f.ms / 1000).toFixed(0)} s`.padStart(6)}  ${f.file} (${f.lane})`);
+  out(`mocha: ${sum('passes')} passed, ${sum('failures')} failed, ${sum('pending')} skipped`);
+}
+
+void main();
