@@ -88,6 +88,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
       assert.ok(err instanceof ApplicationFailure);
       assert.equal(err.type, SendEmailErrorType.SmtpTransient);
       assert.equal(err.nextRetryDelay, '5s');
+      // The configured 300 ms against the 10 s default: 5 s tells them apart with seconds of margin either side.
       assert.ok(Date.now() - started < 5000, 'the SMTP timeout, not the activity timeout, ended the attempt');
     } finally {
       silent.close();
@@ -183,6 +184,8 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
         assert.ok(err instanceof CancelledFailure, `the attempt reports cancellation, got ${String(err)}`);
         await until('the client closed its connection mid-transaction', () => smtp.abandoned() === 1);
         smtp.release();
+        // Nothing may arrive in this window: the connection is gone (above), and a message the server
+        // still took would land in milliseconds on loopback.
         await new Promise((r) => setTimeout(r, 500));
         assert.equal(smtp.received.length, 0, 'the server accepted no message');
       } finally {

@@ -168,6 +168,8 @@ describeEachDatabase('syncPage activity', (getDb) => {
       const err = await attempt;
       assert.ok(err instanceof CancelledFailure, `the attempt reports cancellation (not a timeout 20s later), got ${String(err)}`);
       release();
+      // Nothing may be written in this window: the attempt has ended (above), so a write now could only
+      // come from a request it left running, which the answer just released would finish in milliseconds.
       await new Promise((r) => setTimeout(r, 200));
       assert.deepEqual(await rows(name), []);
       assert.deepEqual(await ledgerSteps(getDb().db, `job-${name}`), []);

@@ -58,8 +58,11 @@ describe('schedules', function () {
       const paused = await waitFor(async () => (await jobs.schedules.list()).find((s) => s.id === id)?.paused, (p) => p === true, 30_000);
       assert.equal(paused, true, 'the list shows it paused (visibility is eventually consistent)');
       const handle = jobs.temporal.schedule.getHandle(id);
-      // A run's ID carries its second: a trigger in the second of the last scheduled run would reuse that ID.
-      await new Promise((r) => setTimeout(r, 1100));
+      // A run's ID carries its second: a trigger in the second of the last scheduled run would reuse
+      // that ID. The trigger waits out that second by the server's record of the run (the dev server
+      // shares this host's clock).
+      const lastRun = (await handle.describe()).info.recentActions.at(-1)?.scheduledAt.getTime() ?? 0;
+      await new Promise((r) => setTimeout(r, Math.max(0, Math.floor(lastRun / 1000) * 1000 + 1000 - Date.now())));
       const taken = (await handle.describe()).info.numActionsTaken;
       await jobs.schedules.trigger(id);
       const after = await waitFor(() => handle.describe(), (d) => d.info.numActionsTaken > taken, 30_000);

@@ -128,6 +128,8 @@ describe('native Temporal cluster on PostgreSQL, under faults', function () {
       const node = env.cluster.nodes[1]!;
       const at = load.settled();
       await node.kill();
+      // The node stays down 5 s: the length of the fault, not a wait for progress (it struck on the
+      // settled count above).
       await new Promise((r) => setTimeout(r, 5000));
       const restart = Date.now();
       await node.start();

@@ -72,7 +72,9 @@ describe(`soak: ${soakJobs} mixed jobs of 4 tenants (fairness keys) and ${limite
     /** When each killed worker process died: its attempts end there. */
     const killedAt = new Map<number, number>();
 
-    // Faults in turn, one every `faultEvery` seconds, until the load has settled.
+    // Faults in turn, one every `faultEvery` seconds, until the load has settled. The timer is the
+    // soak's design, not a wait for progress: no check depends on how far the load got when a fault
+    // struck (each is logged with its progress), only on what the reconciliation finds at the end.
     const faults: string[] = [];
     let finished = false;
     const injector = (async () => {
@@ -84,6 +86,7 @@ describe(`soak: ${soakJobs} mixed jobs of 4 tenants (fairness keys) and ${limite
           case 0: {
             const node = env.cluster.nodes[1]!;
             await node.kill();
+            // 3 s down: the length of the fault.
             await new Promise((r) => setTimeout(r, 3000));
             await node.start();
             faults.push(`node-2 SIGKILL@${at}`);
@@ -94,6 +97,7 @@ describe(`soak: ${soakJobs} mixed jobs of 4 tenants (fairness keys) and ${limite
             const pid = worker.process().child.pid;
             await worker.kill();
             if (pid !== undefined) killedAt.set(pid, Date.now());
+            // 3 s down: the length of the fault.
             await new Promise((r) => setTimeout(r, 3000));
             await worker.start();
             faults.push(`${worker.name} SIGKILL@${at}`);
@@ -111,6 +115,7 @@ describe(`soak: ${soakJobs} mixed jobs of 4 tenants (fairness keys) and ${limite
       while (load.ids.filter(Boolean).length < plan.jobs.length / 2) await new Promise((r) => setTimeout(r, 200));
       const enqueuedAtPause = load.ids.filter(Boolean).length;
       const paused = await untilDone(() => jobs.pauses.pause('process-payment', { reason: 'soak', by: 'soak', settleMs: 1000 }));
+      // The pause's length is the scenario (SOAK_PAUSE_SECONDS); it started on the enqueued count above.
       await new Promise((r) => setTimeout(r, pauseFor * 1000));
       const held = await untilDone(() => jobs.pauses.openJobs('process-payment'));
       const resumed = await untilDone(() => jobs.pauses.resume('process-payment', { by: 'soak', settleMs: 1000 }));

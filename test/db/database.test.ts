@@ -23,12 +23,18 @@ describe('openDatabase (PostgreSQL)', () => {
       const admin = new pg.Client({ connectionString: testPostgresUrl });
       await admin.connect();
       // As a restart does: the server ends the backend while the transaction holds its client.
+      let ended = false;
       const failed = await db
         .transaction()
         .execute(async (trx) => {
           const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(trx);
           await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
-          await new Promise((r) => setTimeout(r, 200));
+          // The backend sends its goodbye before it exits: once the server lists it no more (and the
+          // I/O of that turn is read), the checked-out client has been told while idle.
+          for (const deadline = Date.now() + 10_000; !ended && Date.now() < deadline; ) {
+            ended = (await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [rows[0]!.pid])).rowCount === 0;
+            await new Promise((r) => (ended ? setImmediate(r) : setTimeout(r, 20)));
+          }
           await sql`SELECT 1`.execute(trx);
         })
         .then(
@@ -36,7 +42,10 @@ describe('openDatabase (PostgreSQL)', () => {
           () => true,
         );
       await admin.end();
+      assert.ok(ended, 'the server ended the backend');
       assert.ok(failed, 'the transaction fails');
+      // An unhandled error event from the dead connection would follow its failure within a few turns
+      // of the event loop: 200 ms of none is the check.
       await new Promise((r) => setTimeout(r, 200));
       assert.deepEqual(uncaught, [], 'no unhandled error event');
       const { rows } = await sql<{ one: number }>`SELECT 1 AS one`.execute(db);

@@ -120,14 +120,15 @@ describe('concurrency per key: at most N jobs of a key run at once across worker
     assert.equal(row.waiting, limitedNow.waiting, 'waiting in the row is the limiter\'s waiting');
     assert.ok(row.running <= jobs.length - row.waiting, `running ${row.running} excludes the ${row.waiting} waiting`);
 
-    // Kill the worker that runs an attempt (any of the three that does), mid-step.
+    // Kill the worker that runs an attempt (any of the three that does), mid-step: as soon as the log
+    // shows an attempt started and not ended, with most of its 4 s step still ahead.
     const victimLine = await (async () => {
       let found: AttemptLine | undefined;
-      await until('an attempt starts', async () => (found = (await attemptLog()).find((l) => l.event === 'start')) !== undefined, 60_000);
+      const running = (lines: AttemptLine[]) => lines.find((l) => l.event === 'start' && !lines.some((e) => e.event === 'end' && e.jobId === l.jobId && e.attempt === l.attempt));
+      await until('an attempt is running', async () => (found = running(await attemptLog())) !== undefined, 60_000);
       return found!;
     })();
     const victim = workers.find((w) => w.child.pid === victimLine.pid) ?? first;
-    await new Promise((r) => setTimeout(r, 500));
     const killedAt = Date.now();
     victim.child.kill('SIGKILL');
     await victim.exited;
@@ -140,7 +141,8 @@ describe('concurrency per key: at most N jobs of a key run at once across worker
     for (const killed of killedAttempts) {
       const retry = lines.find((l) => l.jobId === killed.jobId && l.event === 'start' && l.attempt === killed.attempt + 1);
       assert.ok(retry, `${killed.jobId} was retried`);
-      // The slot belongs to the job, which goes on: its attempt is retried once the heartbeat timeout (2 s) passes.
+      // The slot belongs to the job, which goes on: its attempt is retried once the heartbeat timeout
+      // (2 s) and the retry delay (1 s) pass; the other 7 s are margin for the server and workers.
       assert.ok(retry.at - killedAt < 10_000, `the slot was in use again ${retry.at - killedAt} ms after the kill`);
     }
     for (const job of jobs) {

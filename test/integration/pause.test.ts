@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { temporal } from '@temporalio/proto';
+import { temporal } from '@temporalio/proto';
 import type { JobClient } from '../../src/client/job-client';
 import { UnknownJobTypeError } from '../../src/shared/errors';
 import { repoRoot, uniqueId } from '../helpers/env';
@@ -11,9 +11,21 @@ import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
 import { jobClientFor, killIfRunning, startTestTemporal, startWorkerProcess, until, type TestTemporal, type WorkerEnv } from '../helpers/worker-process';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+const { PENDING_ACTIVITY_STATE_SCHEDULED } = temporal.api.enums.v1.PendingActivityState;
 
 /** Attempts of a local activity a job's history records (one marker per attempt that ended). */
 const localAttempts = (events: HistoryEvent[]) => events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+
+/**
+ * Whether the retry after a local activity's last attempt has come due: its backoff timer fired
+ * and the worker completed the workflow task that followed, where the pause gate held it or the
+ * attempt ran.
+ */
+function retryCameDue(events: HistoryEvent[]): boolean {
+  const lastAttempt = events.map((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').lastIndexOf(true);
+  const fired = events.findIndex((e, i) => i > lastAttempt && e.timerFiredEventAttributes);
+  return fired !== -1 && events.slice(fired).some((e) => e.workflowTaskCompletedEventAttributes);
+}
 
 // Pausing a job type on a real dev server (persisted to a file, so it can be restarted) with real
 // worker processes (`node dist/worker/main.js`): what runs is counted in the jobs' histories and,
@@ -45,6 +57,9 @@ describe('jobctl pause / resume on a real server', function () {
 
   const history = async (id: string) => (await jobs!.temporal.workflow.getHandle(id).fetchHistory()).events ?? [];
 
+  /** Whether every job shows the pause in its record: a job reports it once it has reached its pause gate. */
+  const atPauseGate = async (ids: string[]) => (await Promise.all(ids.map((id) => jobs!.get(id)))).every((r) => r.paused !== undefined);
+
   it('50 jobs enqueued while paused wait through a worker and a server restart, start none, then all complete once after resume', async () => {
     const { env, worker } = await setup();
     const first = await worker();
@@ -52,6 +67,8 @@ describe('jobctl pause / resume on a real server', function () {
     assert.equal(paused.alreadyPaused, false);
     const ids: string[] = [];
     for (let i = 0; i < 50; i += 1) ids.push((await jobs!.enqueue('noop', {}, { id: uniqueId(`paused-${i}`) })).id);
+    // Every job holds at its gate before the restarts, so what follows checks the pause surviving them.
+    await until('every job waits at its pause gate', () => atPauseGate(ids), 60_000);
 
     // The worker restarts, then the server does.
     first.child.kill('SIGTERM');
@@ -61,6 +78,8 @@ describe('jobctl pause / resume on a real server', function () {
     await jobs!.close();
     jobs = await jobClientFor(env);
     await worker();
+    // Nothing may run during this window. The jobs were held at their gates before the restarts, so
+    // it checks only what the restarts change; a step that slipped through would land within a second.
     await new Promise((r) => setTimeout(r, 4000));
 
     assert.deepEqual(await jobs.pauses.get('noop'), paused.pause, 'the pause survived the server restart');
@@ -94,6 +113,8 @@ describe('jobctl pause / resume on a real server', function () {
     assert.deepEqual((await jobs!.get(running.id)).status, 'completed');
 
     const waiting = await jobs!.enqueue('send-email', { ...payload, subject: 'Waits' }, { id: uniqueId('waiting') });
+    await until('the waiting job reached its pause gate', () => atPauseGate([waiting.id]), 30_000);
+    // A gate that let the step through would have it at the SMTP server within a second: 3 s of nothing is the check.
     await new Promise((r) => setTimeout(r, 3000));
     assert.equal(smtp.received.length, 1, 'nothing else was sent while paused');
     const events = await history(waiting.id);
@@ -109,8 +130,10 @@ describe('jobctl pause / resume on a real server', function () {
     // Attempts 1 and 2 fail; attempt 3 is due 5 s after attempt 2 (the noop schedule: 1s, 5s, 30s).
     const { id, handle } = await jobs!.enqueue('noop', { failAttempts: 2 }, { id: uniqueId('retrying') });
     await until('two attempts failed', async () => localAttempts(await history(id)) === 2, 30_000);
+    // The pause must reach the job within the 5 s backoff: seeing the attempt (polled every 100 ms)
+    // and the pause's sweep and signal take well under a second of it.
     await jobs!.pauses.pause('noop', { settleMs: 0 });
-    await new Promise((r) => setTimeout(r, 8000));
+    await until('attempt 3 came due (its backoff timer fired)', async () => retryCameDue(await history(id)), 30_000);
     assert.equal(localAttempts(await history(id)), 2, 'no attempt while paused');
     const record = await jobs!.get(id);
     assert.equal(record.attempts, 2);
@@ -122,19 +145,29 @@ describe('jobctl pause / resume on a real server', function () {
 
   // A regular activity's retries are scheduled by the server, not the workflow: the pause holds
   // them with Temporal's activity pause (src/client/pause-activities.ts, src/activity/pause-on-failure.ts).
-  const pausedActivities = async (id: string) => ((await jobs!.temporal.workflow.getHandle(id).describe()).raw.pendingActivities ?? []).filter((a) => a.paused);
+  const pendingActivities = async (id: string) => (await jobs!.temporal.workflow.getHandle(id).describe()).raw.pendingActivities ?? [];
+  const pausedActivities = async (id: string) => (await pendingActivities(id)).filter((a) => a.paused);
+
+  /**
+   * Waits until a retry due `delayMs` after a refusal is `retryMarginMs` overdue: the margin covers
+   * the failure's report and the server dispatching the retry, each well under a second even on a
+   * loaded machine, so a retry the pause failed to hold would have reached the SMTP server.
+   */
+  const retryMarginMs = 5000;
+  const pastRetryDue = (refusedAt: number, delayMs: number) => new Promise((r) => setTimeout(r, Math.max(0, refusedAt + delayMs + retryMarginMs - Date.now())));
 
   it('a regular activity waiting out a server-side retry delay starts no attempt while paused, and keeps its attempt number', async () => {
     // send-email's schedule: attempt 2 after 1 s, attempt 3 after 5 s. Attempts 1 and 2 are refused.
-    smtp = await startSmtpServer((attempt) => (attempt <= 2 ? { code: 451, message: 'try again later' } : undefined));
+    const refusedAt: number[] = [];
+    smtp = await startSmtpServer((attempt) => (attempt <= 2 ? (refusedAt.push(Date.now()), { code: 451, message: 'try again later' }) : undefined));
     const { worker } = await setup({ SMTP_URL: smtp.url });
     await worker();
     const payload = { to: 'ada@example.com', subject: 'Retried', body: 'After the pause', userId: 'u-pause-retry' };
     const { id, handle } = await jobs!.enqueue('send-email', payload, { id: uniqueId('backoff') });
-    await until('attempt 2 was refused', () => smtp!.attempts() === 2, 30_000);
+    await until('attempt 2 was refused and the server waits to retry it', async () => smtp!.attempts() === 2 && (await pendingActivities(id)).some((a) => a.state === PENDING_ACTIVITY_STATE_SCHEDULED), 30_000);
     await jobs!.pauses.pause('send-email', { settleMs: 0 });
     assert.equal((await pausedActivities(id)).length, 1, 'the step waiting to be retried is paused on the server');
-    await new Promise((r) => setTimeout(r, 8000));
+    await pastRetryDue(refusedAt[1]!, 5000);
     assert.equal(smtp.attempts(), 2, 'attempt 3 did not start while paused (it was due 5 s after attempt 2)');
     assert.equal((await jobs!.get(id)).attempts, 2);
     await jobs!.pauses.resume('send-email', { settleMs: 0 });
@@ -146,7 +179,8 @@ describe('jobctl pause / resume on a real server', function () {
 
   it('an attempt that was running when its type was paused and then fails is not retried until the resume', async () => {
     // Attempt 1 is held in its SMTP transaction for 3 s, then refused; attempt 2 would follow 1 s later.
-    smtp = await startSmtpServer((attempt) => (attempt === 1 ? { code: 451, message: 'try again later' } : undefined), { holdData: (attempt) => (attempt === 1 ? 3000 : undefined) });
+    const refusedAt: number[] = [];
+    smtp = await startSmtpServer((attempt) => (attempt === 1 ? (refusedAt.push(Date.now()), { code: 451, message: 'try again later' }) : undefined), { holdData: (attempt) => (attempt === 1 ? 3000 : undefined) });
     const { worker } = await setup({ SMTP_URL: smtp.url });
     await worker();
     const payload = { to: 'ada@example.com', subject: 'Running', body: 'Fails while paused', userId: 'u-pause-running' };
@@ -154,7 +188,7 @@ describe('jobctl pause / resume on a real server', function () {
     await until('attempt 1 is in its SMTP transaction', () => smtp!.holding() === 1);
     await jobs!.pauses.pause('send-email', { settleMs: 0 });
     await until('attempt 1 was refused and its activity paused', async () => (await pausedActivities(id)).length === 1, 15_000);
-    await new Promise((r) => setTimeout(r, 6000));
+    await pastRetryDue(refusedAt[0]!, 1000);
     assert.equal(smtp.attempts(), 1, 'no second attempt while paused');
     await jobs!.pauses.resume('send-email', { settleMs: 0 });
     await handle.result();
@@ -171,8 +205,10 @@ describe('jobctl pause / resume on a real server', function () {
     const during = (await jobs!.schedules.create('noop', {}, { id: uniqueId('sched-during'), every: '2s' })).id;
     const runsOf = async (scheduleId: string) => (await jobs!.schedules.get(scheduleId)).recentJobs;
     await until('both schedules started a run', async () => (await runsOf(before)).length > 0 && (await runsOf(during)).length > 0, 20_000);
-    await new Promise((r) => setTimeout(r, 3000));
     const held = [...(await runsOf(before)), ...(await runsOf(during))];
+    await until('the runs wait at their pause gates', () => atPauseGate(held), 30_000);
+    // A gate that let a run's step through would show it in the history within a second: 3 s of nothing is the check.
+    await new Promise((r) => setTimeout(r, 3000));
     for (const run of held) {
       assert.equal(localAttempts(await history(run)), 0, `${run} started no attempt while paused`);
       assert.deepEqual((await jobs!.get(run)).paused, paused.pause, `${run} shows the pause`);
@@ -199,7 +235,9 @@ describe('jobctl pause / resume on a real server', function () {
     assert.equal(new Set(deduped.map((d) => d.id)).size, 1);
     for (const id of [debounced, dedupedId]) {
       await until(`${id} started`, async () => (await jobs!.get(id)).status !== 'scheduled', 20_000);
+      await until(`${id} waits at its pause gate`, () => atPauseGate([id]), 20_000);
     }
+    // A gate that let a step through would show it in the history within a second: 3 s of nothing is the check.
     await new Promise((r) => setTimeout(r, 3000));
     for (const id of [debounced, dedupedId]) {
       assert.equal(localAttempts(await history(id)), 0, `${id} started no attempt while paused`);
@@ -222,7 +260,8 @@ describe('jobctl pause / resume on a real server', function () {
     assert.ok(!plainEvents.some((e) => e.workflowExecutionSignaledEventAttributes), 'no signal');
     await jobs!.pauses.pause('noop', { settleMs: 0 });
     const held = await jobs!.enqueue('noop', {}, { id: uniqueId('held') });
-    await new Promise((r) => setTimeout(r, 1500));
+    // Its history counts only once the job has waited at its gate.
+    await until('the held job waits at its pause gate', () => atPauseGate([held.id]), 30_000);
     await jobs!.pauses.resume('noop', { settleMs: 0 });
     await held.handle.result();
     const heldEvents = await history(held.id);

@@ -78,6 +78,8 @@ describe('graceful shutdown with real worker processes and signals', function ()
     assert.equal(await first.exited, 0, first.output());
     assert.equal(smtp.abandoned(), 1, 'the cancelled attempt closed its connection mid-transaction');
     smtp.release();
+    // Nothing may arrive in this window: the connection is closed already (abandoned, above), and a
+    // message the server still took would land in milliseconds on loopback.
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(deliveriesOf(smtp, id), 0, 'nothing half-sent was accepted');
 
@@ -120,6 +122,7 @@ describe('graceful shutdown with real worker processes and signals', function ()
     await until('attempts are in the middle of their SMTP transactions', () => smtp!.holding() >= 1);
 
     await temporal.stop();
+    // The outage's length is the fault itself, not a wait for progress: 3 s of failing polls and heartbeats.
     await new Promise((r) => setTimeout(r, 3000));
     assert.equal(running.child.exitCode, null, 'the worker outlives the outage');
     await temporal.start();

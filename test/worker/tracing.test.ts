@@ -129,12 +129,18 @@ describe('tracing settings and redaction', function () {
     const script = `
       const { startTracing } = require('./src/worker/tracing');
       const { traced } = require('./src/shared/traced');
+      let warned = false;
+      const write = process.stderr.write.bind(process.stderr);
+      process.stderr.write = (chunk, ...rest) => ((warned ||= String(chunk).includes('tracing:export-failed')), write(chunk, ...rest));
       startTracing();
       (async () => {
+        // Spaced past the 50 ms schedule delay, so that each span leaves in an export of its own.
         for (let i = 0; i < 5; i++) {
           await traced('x' + i, {}, async () => 1);
           await new Promise((r) => setTimeout(r, 400));
         }
+        // Not before the first failure was reported, however slow its export.
+        for (let i = 0; i < 200 && !warned; i++) await new Promise((r) => setTimeout(r, 100));
         process.exit(0);
       })();`;
     const env: NodeJS.ProcessEnv = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_EXPORTER_OTLP_TIMEOUT: '500' };

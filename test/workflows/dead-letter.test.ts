@@ -79,7 +79,9 @@ describe('dead-letter queue (real dev server)', function () {
 
   it('keeps in the entry when the job was enqueued, not when a backlogged worker first ran it; jobctl list --status dead-lettered shows it', async () => {
     const { jobs, worker, taskQueue } = await setUp();
-    // Enqueued while no worker runs: the job's first workflow task waits 3 s in the backlog.
+    // Enqueued while no worker runs: the job's first workflow task waits 3 s in the backlog. The wait
+    // is the scenario, not a wait for progress: a createdAt taken when a worker first ran the job
+    // would then be 3 s off, where the assertions compare to the millisecond.
     const { id, handle } = await jobs.enqueue('send-email', payload('late@example.com'), { id: uniqueId('dlq-backlog') });
     await new Promise((r) => setTimeout(r, 3000));
     await worker.runUntil(async () => {
