@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { provisionPartNames } from '../../src/provision/parts';
 import { repoRoot } from '../helpers/env';
 import { lanes } from './lanes';
@@ -19,11 +21,24 @@ describe('test lanes', () => {
   });
 
   it('have unique names, an npm script each, and need only parts npm run provision knows', () => {
-    const scripts = (require('../../package.json') as { scripts: Record<string, string> }).scripts;
+    const { scripts } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     assert.equal(new Set(lanes.map((lane) => lane.name)).size, lanes.length);
     for (const lane of lanes) {
       assert.ok(scripts[`test:${lane.name}`]?.includes(`run.ts ${lane.name}`), `npm run test:${lane.name} runs the ${lane.name} lane`);
       for (const part of lane.needs) assert.ok((provisionPartNames as readonly string[]).includes(part), `${lane.name} needs ${part}`);
     }
+  });
+});
+
+describe('the lane runner (npm test)', () => {
+  const runner = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    promisify(execFile)(process.execPath, [require.resolve('tsx/cli'), path.join(repoRoot, 'test/lanes/run.ts'), ...args], { env: { ...process.env, ...env } });
+
+  it('refuses an unknown lane by name, listing the lanes, with exit 2', async () => {
+    await assert.rejects(runner(['unit', 'intgration']), (err: { code?: number; stderr?: string }) => err.code === 2 && /unknown lane 'intgration'/.test(err.stderr ?? '') && /lanes: unit, integration/.test(err.stderr ?? ''));
+  });
+
+  it('refuses a TEST_LANES_PARALLEL that is not a whole number of lanes, with exit 2', async () => {
+    await assert.rejects(runner(['unit'], { TEST_LANES_PARALLEL: '1.5' }), (err: { code?: number; stderr?: string }) => err.code === 2 && err.stderr?.includes(`TEST_LANES_PARALLEL must be a whole number of lanes, 1 or more (got '1.5')`) === true);
   });
 });

@@ -37,7 +37,7 @@ export const lanes: Lane[] = [
       ...inFolder('deploy', ['docker-compose', 'dockerfile', 'layering', 'workflow-lint']),
       ...inFolder('jobs', ['catalog', 'task-queues', 'worker']),
       ...inFolder('lanes', ['lanes']),
-      ...inFolder('provision', ['heartbeat']),
+      ...inFolder('provision', ['heartbeat', 'parts']),
       ...inFolder('shared', ['attempts', 'config', 'encryption-codec', 'ensure-search-attributes', 'project-modules', 'retry', 'stall']),
       ...inFolder('worker', ['bundle-check', 'check-workflows', 'logger', 'orphan-watch', 'tracing']),
       ...inFolder('workflows', ['bundle-imports', 'replay-tracing', 'replay']),
@@ -45,10 +45,9 @@ export const lanes: Lane[] = [
   },
   {
     name: 'integration',
-    summary: 'the job types, the client, jobctl and the worker against a Temporal dev server and the time-skipping test server',
+    summary: 'real worker processes and jobctl on a dev server: pause, fairness, limits, shutdown, signals, rolling deploys, metrics and the dashboard through Prometheus, the client',
     needs: ['cli', 'test-server'],
     files: [
-      ...inFolder('activities', ['disk-full', 'interceptors', 'payments-outage']),
       ...inFolder('client', ['cli-status', 'enqueue-many', 'enqueue', 'fuzz', 'history', 'http-enqueue', 'http-reads', 'job-record', 'priority', 'schedules']),
       ...inFolder('console', ['jobctl-console']),
       ...inFolder('integration', [
@@ -64,6 +63,14 @@ export const lanes: Lane[] = [
         'start-signals',
         'windows',
       ]),
+    ],
+  },
+  {
+    name: 'workflows',
+    summary: 'each job type’s workflow with real workers on the time-skipping server (the dev server where its timers matter): retries, compensation, the DLQ, debounce, dedupe, limits, the test kit',
+    needs: ['cli', 'test-server'],
+    files: [
+      ...inFolder('activities', ['disk-full', 'interceptors', 'payments-outage']),
       ...inFolder('shared', ['redaction']),
       ...inFolder('testing', ['kit']),
       ...inFolder('worker', ['create-worker']),
