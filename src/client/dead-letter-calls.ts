@@ -21,12 +21,14 @@ export function isMissingWorkflow(err: unknown): boolean {
 /**
  * Whether `err` is what a DLQ's hand-over to its next run (or a passing overload) answers. An
  * update whose workflow task failed (`FAILED_PRECONDITION: … unexpected workflow task failure`,
- * as when the task that would continue as new is refused for new signals) was not applied: the
- * retry, with the same update ID, is safe.
+ * as when the task that would continue as new is refused for new signals), or that found it failed
+ * (`… due to Workflow Task in failed state`, as when an activation of thousands of signals outran
+ * the worker's deadlock timeout on a loaded machine and the task is being retried), was not
+ * applied: the retry, with the same update ID, is safe.
  */
 export function isHandOver(err: unknown): boolean {
   const message = err instanceof Error ? `${err.message} ${(err.cause as Error | undefined)?.message ?? ''}` : String(err);
-  if (/already completed|workflow is closing|continued as new|update was aborted|Task not found|unexpected workflow task failure/i.test(message)) return true;
+  if (/already completed|workflow is closing|continued as new|update was aborted|Task not found|unexpected workflow task failure|Workflow Task in failed state/i.test(message)) return true;
   const code = isGrpcServiceError(err) ? err.code : isGrpcServiceError((err as { cause?: unknown })?.cause) ? ((err as { cause: { code: number } }).cause.code) : undefined;
   return code === GRPC.RESOURCE_EXHAUSTED || code === GRPC.ABORTED || code === GRPC.UNAVAILABLE || code === GRPC.DEADLINE_EXCEEDED;
 }
