@@ -59,10 +59,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 /** Runs a command in its own process group, each output line prefixed with `[tag] `; resolves with its exit code. */
-function runPrefixed(tag: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+function runPrefixed(tag: string, command: string, args: string[], env: NodeJS.ProcessEnv, niceness = 0): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: repoRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child.pid!);
+    if (niceness > 0 && child.pid !== undefined) os.setPriority(child.pid, niceness);
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${tag}] ${line}\n`));
     }
@@ -153,13 +154,15 @@ async function main(): Promise<void> {
       }
       if (waiting.length === 0 && running === 0) done();
     };
-    const provision = async (parts: ProvisionPart[]) => {
-      const code = parts.length === 0 ? 0 : await runPrefixed(`provision ${parts.join(',')}`, process.execPath, [path.join(repoRoot, 'dist/provision/main.js'), ...parts], process.env);
+    // The second wave builds while lanes run: at a lower priority (its go commands inherit it), so
+    // that the tests keep the CPU they need and the builds take what is left.
+    const provision = async (parts: ProvisionPart[], niceness: number) => {
+      const code = parts.length === 0 ? 0 : await runPrefixed(`provision ${parts.join(',')}`, process.execPath, [path.join(repoRoot, 'dist/provision/main.js'), ...parts], process.env, niceness);
       for (const part of parts) settled.set(part, code);
       next();
     };
     next();
-    void provision(needed.filter((part) => firstParts.includes(part))).then(() => provision(needed.filter((part) => !firstParts.includes(part))));
+    void provision(needed.filter((part) => firstParts.includes(part)), 0).then(() => provision(needed.filter((part) => !firstParts.includes(part)), 10));
   });
   report(results, (Date.now() - started) / 1000, parallel);
   process.exit(results.every((r) => r.code === 0) ? 0 : 1);
