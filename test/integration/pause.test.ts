@@ -84,6 +84,9 @@ describe('jobctl pause / resume on a real server', function () {
 
     assert.deepEqual(await jobs.pauses.get('noop'), paused.pause, 'the pause survived the server restart');
     for (const id of ids) assert.equal(localAttempts(await history(id)), 0, `${id} started no attempt while paused`);
+    // A record's pause comes from the job's own query, which the restarted worker answers once it
+    // has replayed the job (beyond the record's 1 s query deadline on a loaded machine): wait for it.
+    await until('the restarted worker answers for the job', async () => (await jobs!.get(ids[0]!)).paused !== undefined, 30_000);
     const record = await jobs.get(ids[0]!);
     assert.equal(record.status, 'running');
     assert.deepEqual(record.paused, paused.pause);
