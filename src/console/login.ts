@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
 import { html } from 'hono/html';
 import { writeSession } from './auth';
+import { originRefusal } from './hosts';
 import type { ConsoleConfig } from './console-config';
 import type { ConsoleEnv } from './context';
 import { sessionCookie, type SessionSigner } from './session';
@@ -64,8 +65,8 @@ export function loginRoutes(config: ConsoleConfig, signer: SessionSigner): Hono<
   app.get('/login', (c) => c.html(loginPage(safeNext(c.req.query('next')), false)));
   app.post('/login', async (c) => {
     // No session yet, so no CSRF token: a sign-in posted from another site is refused by its origin.
-    const origin = c.req.header('origin');
-    if (origin !== undefined && origin !== new URL(c.req.url).origin) return c.text(`a sign-in from ${origin} is not accepted here`, 403);
+    const refused = originRefusal(c, config);
+    if (refused) return c.text(`this sign-in is not accepted: ${refused}`, 403);
     const form = await c.req.parseBody();
     const next = safeNext(form.next);
     const name = typeof form.name === 'string' ? form.name : '';

@@ -49,10 +49,10 @@ describe('console: nobody let in who should not be (real dev server)', function 
     const login = await fetch(`${base}/login`);
     const csp = login.headers.get('content-security-policy') ?? '';
     for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "form-action 'self'"]) assert.ok(csp.includes(directive), `CSP has ${directive}: ${csp}`);
-    const wrong = await fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ name: 'olga', password: 'not it at all' }), redirect: 'manual' });
+    const wrong = await fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ name: 'olga', password: 'not it at all' }), redirect: 'manual', headers: { origin: base } });
     assert.equal(wrong.status, 401);
     assert.equal(wrong.headers.get('set-cookie'), null);
-    const right = await fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ name: 'olga', password }), redirect: 'manual' });
+    const right = await fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ name: 'olga', password }), redirect: 'manual', headers: { origin: base } });
     const cookie = right.headers.get('set-cookie') ?? '';
     assert.match(cookie, /HttpOnly/i);
     assert.match(cookie, /SameSite=Strict/i);
@@ -124,7 +124,7 @@ describe('console: nobody let in who should not be (real dev server)', function 
   });
 
   it('makes an account wait after 5 wrong passwords in a row, even for the right one', async () => {
-    const attempt = (pw: string) => fetch(`${t.console.url}/login`, { method: 'POST', body: new URLSearchParams({ name: 'tess', password: pw }), redirect: 'manual' });
+    const attempt = (pw: string) => fetch(`${t.console.url}/login`, { method: 'POST', body: new URLSearchParams({ name: 'tess', password: pw }), redirect: 'manual', headers: { origin: t.console.url } });
     for (let i = 0; i < 5; i += 1) assert.equal((await attempt(`wrong password ${i}`)).status, 401);
     const locked = await attempt(password);
     assert.equal(locked.status, 429);
@@ -142,7 +142,7 @@ describe('console: nobody let in who should not be (real dev server)', function 
       const ok = await get({ 'x-console-proxy-secret': secret, 'x-forwarded-user': 'vic@corp' });
       assert.equal(ok.status, 200);
       assert.match(await ok.text(), /vic@corp \(viewer\)/);
-      const login = await fetch(`${sso.url}/login`, { method: 'POST', body: new URLSearchParams({ name: 'olga@corp', password: 'anything at all' }), redirect: 'manual' });
+      const login = await fetch(`${sso.url}/login`, { method: 'POST', body: new URLSearchParams({ name: 'olga@corp', password: 'anything at all' }), redirect: 'manual', headers: { origin: sso.url } });
       assert.equal(login.status, 401, 'an account without a password hash cannot sign in with a password');
       assert.throws(() => loadConsoleConfig({ host: '0.0.0.0', authHeader: 'X-Forwarded-User', accounts: [{ name: 'a', role: 'viewer' }] }), /CONSOLE_PROXY_SECRET/);
     } finally {
