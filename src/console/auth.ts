@@ -7,6 +7,7 @@ import { html } from 'hono/html';
 import type { ConsoleConfig } from './console-config';
 import type { ConsoleEnv } from './context';
 import { originRefusal } from './hosts';
+import { refusal } from './refusal-page';
 import { passwordMark, sameToken, sessionCookie, SessionSigner, type Session } from './session';
 import { userOf, type ConsoleRole, type ConsoleUser } from './users';
 
@@ -31,7 +32,7 @@ export function authenticate(config: ConsoleConfig, signer: SessionSigner): Midd
     const local = config.accounts.length === 0;
     if (config.authHeader) {
       const named = proxiedUser(c, config);
-      if (typeof named === 'string') return c.text(named, 401);
+      if (typeof named === 'string') return refusal(c, 401, named);
       if (session?.user.name !== named.name || session.user.role !== named.role) {
         session = signer.create(named, config.sessionTtlMs);
         writeSession(c, config, signer, session);
@@ -51,7 +52,7 @@ export function authenticate(config: ConsoleConfig, signer: SessionSigner): Midd
     c.set('signedIn', !local && !config.authHeader);
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       const refused = await crossSiteRefusal(c, config, session);
-      if (refused) return c.text(refused, 403);
+      if (refused) return refusal(c, 403, refused);
     }
     return next();
   };
@@ -99,7 +100,7 @@ async function crossSiteRefusal(c: Context<ConsoleEnv>, config: ConsoleConfig, s
 export function requireRole(role: ConsoleRole): MiddlewareHandler<ConsoleEnv> {
   return async (c, next) => {
     const { user } = c.get('session');
-    if (role === 'operator' && user.role !== 'operator') return c.text(`${user.name} is a viewer: this needs an operator`, 403);
+    if (role === 'operator' && user.role !== 'operator') return refusal(c, 403, `${user.name} is a viewer: this needs an operator`);
     return next();
   };
 }

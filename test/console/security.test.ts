@@ -84,6 +84,7 @@ describe('console: nobody let in who should not be (real dev server)', function 
         ['wrong CSRF token', { method, body: body('x'.repeat(32)), headers: { cookie: operator.cookie, origin: base } }, 403],
         ['cross-site', { method, body: body(operator.csrf), headers: { cookie: operator.cookie, origin: 'https://evil.example' } }, 403],
         ['cross-site (fetch metadata)', { method, body: body(operator.csrf), headers: { cookie: operator.cookie, 'sec-fetch-site': 'cross-site' } }, 403],
+        ['no Origin, a foreign Referer', { method, body: body(operator.csrf), headers: { cookie: operator.cookie, referer: 'https://evil.example/' } }, 403],
       ];
       for (const [who, init, expected] of cases) {
         const res = await fetch(url, { ...init, redirect: 'manual' });
@@ -128,7 +129,41 @@ describe('console: nobody let in who should not be (real dev server)', function 
     for (let i = 0; i < 5; i += 1) assert.equal((await attempt(`wrong password ${i}`)).status, 401);
     const locked = await attempt(password);
     assert.equal(locked.status, 429);
-    assert.match(await locked.text(), /too many failed sign-ins as tess: try again in 5 minute/);
+    const retryAfter = Number(locked.headers.get('retry-after'));
+    assert.ok(Number.isInteger(retryAfter) && retryAfter > 240 && retryAfter <= 300, `Retry-After in seconds: ${locked.headers.get('retry-after')}`);
+    const page = await locked.text();
+    assert.match(page, /too many failed sign-ins as tess: try again in 5 minute/);
+    assert.match(page, /<h1>Too many attempts<\/h1>/, 'a page of the console, not bare text');
+    assert.match(page, /<a href="\/login">Back to sign-in<\/a>/, 'with a way back');
+    assert.match(locked.headers.get('content-type') ?? '', /text\/html/);
+  });
+
+  it('refuses as a page of its own with a way back (403, 401), and as plain text to htmx', async () => {
+    const base = t.console.url;
+    const viewer = await signIn(base, 'vic');
+    const { id } = await t.jobs.enqueue('noop', {}, { id: uniqueId('refusal'), delay: '1h' });
+    const cancel = (headers: Record<string, string>) =>
+      fetch(`${base}/jobs/${encodeURIComponent(id)}/cancel`, { method: 'POST', body: new URLSearchParams({ _csrf: viewer.csrf }), redirect: 'manual', headers: { cookie: viewer.cookie, origin: base, ...headers } });
+    const asPage = await cancel({});
+    assert.equal(asPage.status, 403);
+    const page = await asPage.text();
+    assert.match(page, /<h1>Not allowed<\/h1>/);
+    assert.match(page, /vic is a viewer: this needs an operator/);
+    assert.match(page, /<a href="\/">Back to the overview<\/a>/);
+    const toHtmx = await cancel({ 'hx-request': 'true' });
+    assert.equal(toHtmx.status, 403);
+    assert.equal(await toHtmx.text(), 'vic is a viewer: this needs an operator');
+    const sso = await startConsole({ jobs: t.jobs, port: 0, authHeader: 'X-Forwarded-User', accounts: [{ name: 'olga@corp', role: 'operator' }] });
+    try {
+      const unnamed = await fetch(`${sso.url}/`, { redirect: 'manual' });
+      assert.equal(unnamed.status, 401);
+      const text = await unnamed.text();
+      assert.match(text, /<h1>Sign in first<\/h1>/);
+      assert.match(text, /no x-forwarded-user header: sign in through the company&#39;s sign-on proxy/);
+    } finally {
+      await sso.close();
+    }
+    await t.jobs.cancel(id);
   });
 
   it('behind a single sign-on proxy: believes CONSOLE_AUTH_HEADER only with the proxy\'s secret, and only for an account of the console', async () => {
