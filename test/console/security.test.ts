@@ -150,6 +150,9 @@ describe('console: nobody let in who should not be (real dev server)', function 
     assert.match(page, /<h1>Not allowed<\/h1>/);
     assert.match(page, /vic is a viewer: this needs an operator/);
     assert.match(page, /<a href="\/">Back to the overview<\/a>/);
+    const patchCheck = await fetch(`${base}/dead-letters/preview?type=noop&patch=${encodeURIComponent('{"a":1}')}`, { headers: { cookie: viewer.cookie } });
+    assert.equal(patchCheck.status, 403, 'checking a patch (a patched payload) is an operator\'s, as the patch editor is');
+    assert.match(await patchCheck.text(), /vic is a viewer: checking a patch needs an operator/);
     const toHtmx = await cancel({ 'hx-request': 'true' });
     assert.equal(toHtmx.status, 403);
     assert.equal(await toHtmx.text(), 'vic is a viewer: this needs an operator');
