@@ -169,6 +169,24 @@ describe('console: nobody let in who should not be (real dev server)', function 
     await t.jobs.cancel(id);
   });
 
+  it('a page whose session ended says so, offers sign-in and stops saying it refreshes', async () => {
+    const { context, page } = await newPage(t.browser);
+    try {
+      await page.goto(`${t.console.url}/login?next=${encodeURIComponent('/tasks')}`);
+      await page.getByLabel('Name').fill('olga');
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByText('refreshes every 2 s').waitFor();
+      await context.clearCookies(); // as when the session expires or the console restarts with a new secret
+      const ended = page.getByRole('alert').filter({ hasText: 'Your session has ended: this page no longer refreshes.' });
+      await ended.waitFor({ timeout: 15_000 });
+      assert.equal(await ended.getByRole('link', { name: 'Sign in again' }).getAttribute('href'), `/login?next=${encodeURIComponent('/tasks')}`);
+      assert.equal(await page.getByText('refreshes every 2 s').count(), 0, 'it no longer claims to refresh');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('behind a single sign-on proxy: believes CONSOLE_AUTH_HEADER only with the proxy\'s secret, and only for an account of the console', async () => {
     const secret = 'p'.repeat(40);
     const sso = await startConsole({ jobs: t.jobs, port: 0, authHeader: 'X-Forwarded-User', proxySecret: secret, accounts: [{ name: 'olga@corp', role: 'operator' }, { name: 'vic@corp', role: 'viewer' }] });
