@@ -1,6 +1,7 @@
 // The console's one script (served from its own origin; the CSP allows no inline script): draws
 // the overview's charts with uPlot from their JSON route, asks before a form marked data-confirm
-// is sent, and redraws the charts when htmx refreshes a region.
+// is sent, redraws the charts when htmx refreshes a region, and says when a refresh finds the
+// session ended.
 (function () {
   'use strict';
 
@@ -40,6 +41,29 @@
     var active = document.activeElement;
     var region = event.detail && event.detail.elt;
     if (region && active && region.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) event.preventDefault();
+  });
+  // A refresh refused for want of a session (signed out, expired, the console restarted): every
+  // refreshing region says so, offers sign-in and stops refreshing (htmx stops polling a region
+  // that has left the page), instead of going on saying it refreshes.
+  document.addEventListener('htmx:responseError', function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (!xhr || xhr.status !== 401) return;
+    var next = encodeURIComponent(window.location.pathname + window.location.search);
+    document.querySelectorAll('[hx-trigger^="every"]').forEach(function (region) {
+      var ended = document.createElement('div');
+      ended.id = region.id;
+      ended.className = 'session-ended';
+      var notice = document.createElement('p');
+      notice.className = 'notice error';
+      notice.setAttribute('role', 'alert');
+      notice.append('Your session has ended: this page no longer refreshes. ');
+      var link = document.createElement('a');
+      link.href = '/login?next=' + next;
+      link.textContent = 'Sign in again';
+      notice.append(link);
+      ended.append(notice);
+      region.replaceWith(ended);
+    });
   });
   document.addEventListener('DOMContentLoaded', drawCharts);
   document.addEventListener('htmx:afterSwap', drawCharts);

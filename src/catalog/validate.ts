@@ -51,20 +51,26 @@ export function validateRedrivePayload<S extends PayloadSchemas>(catalog: Catalo
 
 /**
  * Validates a patched payload (`after`) against the type's schema and the unpatched one's identity
- * ({@link validateRedrivePayload}). Keys the schema does not know are kept when the unpatched
- * payload had them already (a newer client sent them) and refused when the patch brought them (a
- * typo in the patch), with the schema's own message.
+ * ({@link validateRedrivePayload}), naming every problem at once: the schema's, keys the patch
+ * brought that the schema does not know (a typo; refused in the schema's words, while keys the
+ * unpatched payload had already are kept: a newer client sent them), and a change to what the job
+ * ID derives from, whether or not the rest is valid yet.
  */
 export function validatePatchedPayload<S extends PayloadSchemas>(catalog: Catalog<S>, type: string, before: unknown, after: unknown): unknown {
-  const patched = validatePayload(catalog, type, after, 'keep');
-  const unknown = unknownKeyPaths(catalog, type, after);
-  const carried = unknown.filter((path) => hasPath(before, path));
-  // The patch's own unknown keys, refused in the schema's words, without the carried ones.
-  if (carried.length < unknown.length) validatePayload(catalog, type, omitKeys(after, carried), 'refuse');
+  assertJobType(catalog, type);
+  const carried = unknownKeyPaths(catalog, type, before).filter((path) => hasPath(after, path));
+  const checked = (catalog.payloads[type] as z.ZodType).safeParse(omitKeys(after, carried));
+  const issues: FieldIssue[] = checked.success ? [] : issuesFromZod(checked.error, 'payload');
   const definition = catalog.definition(type)!;
-  const changed = identityChange(definition, before, patched);
-  if (changed) throw new InvalidPayloadError(type, identityFields(definition, before, patched).map((path) => ({ path, message: changed })));
-  return patched;
+  let changed: string | undefined;
+  try {
+    changed = identityChange(definition, before, checked.success ? checked.data : after);
+  } catch {
+    changed = undefined; // a key of an invalid payload may throw; the schema's issues say why
+  }
+  if (changed) issues.push(...identityFields(definition, before, after).map((path) => ({ path, message: changed })));
+  if (issues.length > 0) throw new InvalidPayloadError(type, issues);
+  return validatePayload(catalog, type, after, 'keep');
 }
 
 /** Where `payload` has keys the type's schema does not know, as key paths (`['template', 'locale']`). */

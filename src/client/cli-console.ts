@@ -27,11 +27,13 @@ export function addConsoleCommand(program: Command): void {
     .command('hash-password')
     .description('Read a password on stdin and print its hash for CONSOLE_USERS_FILE')
     .action(async () => {
-      const { hashPassword } = await import('../console/users.js');
+      const { hashPassword, passwordTooShort } = await import('../console/users.js');
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
       if (!password) throw new UsageError('no password on stdin: e.g. `read -rs P && printf %s "$P" | jobctl console hash-password`');
+      const short = passwordTooShort(password);
+      if (short) throw new UsageError(short);
       console.log(await hashPassword(password));
     });
 }

@@ -13,6 +13,7 @@ import { deadLetterGroupsRoutes } from './dead-letter-groups';
 import { jobPageRoutes } from './job-page';
 import { jobsListRoutes } from './jobs-list';
 import { frameOf } from './frame';
+import { hostGuard } from './hosts';
 import { notice, page } from './layout';
 import { loginRoutes } from './login';
 import { overviewRoutes } from './overview';
@@ -40,6 +41,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
       referrerPolicy: 'same-origin',
     }),
   );
+  app.use(hostGuard(deps.config));
   app.use(async (c, next) => {
     await next();
     c.header('cache-control', c.res.headers.get('cache-control') ?? 'no-store');

@@ -6,6 +6,8 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
 import type { ConsoleConfig } from './console-config';
 import type { ConsoleEnv } from './context';
+import { originRefusal } from './hosts';
+import { refusal } from './refusal-page';
 import { passwordMark, sameToken, sessionCookie, SessionSigner, type Session } from './session';
 import { userOf, type ConsoleRole, type ConsoleUser } from './users';
 
@@ -19,7 +21,8 @@ export function writeSession(c: Context, config: ConsoleConfig, signer: SessionS
 
 /**
  * Resolves the request's session; a page without one goes to the sign-in page, any other request
- * gets 401. A request that changes something must come from this origin and carry the session's
+ * gets 401. A request that changes something must come from a page of this console (its Origin
+ * one of the names the console serves, src/console/hosts.ts) and carry the session's
  * CSRF token (the `X-CSRF-Token` header htmx sends, or a form's `_csrf` field): otherwise 403.
  */
 export function authenticate(config: ConsoleConfig, signer: SessionSigner): MiddlewareHandler<ConsoleEnv> {
@@ -29,7 +32,7 @@ export function authenticate(config: ConsoleConfig, signer: SessionSigner): Midd
     const local = config.accounts.length === 0;
     if (config.authHeader) {
       const named = proxiedUser(c, config);
-      if (typeof named === 'string') return c.text(named, 401);
+      if (typeof named === 'string') return refusal(c, 401, named);
       if (session?.user.name !== named.name || session.user.role !== named.role) {
         session = signer.create(named, config.sessionTtlMs);
         writeSession(c, config, signer, session);
@@ -48,8 +51,8 @@ export function authenticate(config: ConsoleConfig, signer: SessionSigner): Midd
     c.set('session', session);
     c.set('signedIn', !local && !config.authHeader);
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      const refused = await crossSiteRefusal(c, session);
-      if (refused) return c.text(refused, 403);
+      const refused = await crossSiteRefusal(c, config, session);
+      if (refused) return refusal(c, 403, refused);
     }
     return next();
   };
@@ -79,11 +82,9 @@ function proxiedUser(c: Context<ConsoleEnv>, config: ConsoleConfig): ConsoleUser
   return userOf(account);
 }
 
-async function crossSiteRefusal(c: Context<ConsoleEnv>, session: Session): Promise<string | undefined> {
-  const origin = c.req.header('origin');
-  if (origin !== undefined && origin !== new URL(c.req.url).origin) return `a request from ${origin} may not change anything here`;
-  const site = c.req.header('sec-fetch-site');
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return 'a cross-site request may not change anything here';
+async function crossSiteRefusal(c: Context<ConsoleEnv>, config: ConsoleConfig, session: Session): Promise<string | undefined> {
+  const refused = originRefusal(c, config);
+  if (refused) return refused;
   let token = c.req.header('x-csrf-token');
   if (token === undefined) {
     const type = c.req.header('content-type') ?? '';
@@ -99,7 +100,7 @@ async function crossSiteRefusal(c: Context<ConsoleEnv>, session: Session): Promi
 export function requireRole(role: ConsoleRole): MiddlewareHandler<ConsoleEnv> {
   return async (c, next) => {
     const { user } = c.get('session');
-    if (role === 'operator' && user.role !== 'operator') return c.text(`${user.name} is a viewer: this needs an operator`, 403);
+    if (role === 'operator' && user.role !== 'operator') return refusal(c, 403, `${user.name} is a viewer: this needs an operator`);
     return next();
   };
 }

@@ -1,8 +1,8 @@
 // The canary: redrive one job of a group first and watch it (`POST /dead-letters/canary`, then
 // `GET /dead-letters/canary`, its status refreshing as it runs), and only once it has completed
 // offer the rest of the group at a rate, as a bulk task. The rest is redriven the way the canary was
-// (its patch and reason, read back from the canary's audit record) and is the group as it stood
-// when the canary went: a job that fails after that, the canary included, is not chased.
+// (its patch, read back from the canary's audit record; a reason of its own) and is the group as it
+// stood when the canary went: a job that fails after that, the canary included, is not chased.
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { JobStatus } from '../client/job-record';
@@ -13,7 +13,7 @@ import { entryHref, jobHref } from './dead-letter-views';
 import { patchValue, readBack, readPatch, readReason } from './form-input';
 import { frameOf } from './frame';
 import { actionForm, live, notice, page, type Markup } from './layout';
-import { redirectWithError, redirectWithNotice, takeNotice } from './notices';
+import { redirectWithError, takeNotice } from './notices';
 import { describeSelection, readSelection, selectionInputs, selectionQuery, type ConsoleSelection } from './selection';
 
 const settled: readonly JobStatus[] = ['completed', 'failed', 'cancelled', 'terminated', 'timed-out'];
@@ -38,7 +38,8 @@ export function canaryRoutes(deps: ConsoleDeps): Hono<ConsoleEnv> {
       const [first] = (await jobs.deadLetters.page({ ...selection, limit: 1 })).entries;
       if (!first) throw new Error(`no ${describeSelection(selection)} is dead-lettered`);
       const { runId } = await jobs.deadLetters.redrive(first.id, { patch, reason: readReason(form, false), by: c.get('session').user.name });
-      return redirectWithNotice(c, canaryHref(selection, first.id, runId), 'ok', `Canary ${first.id} redriven: run ${runId} started.`, config.secureCookies);
+      // No notice of its own: the page's status line says what became of the canary, one outcome at a time.
+      return c.redirect(canaryHref(selection, first.id, runId), 303);
     } catch (err) {
       return redirectWithError(c, readBack(form, selection ? `/dead-letters/preview?${selectionQuery(selection)}` : '/dead-letters'), err, config.secureCookies);
     }
@@ -67,7 +68,8 @@ export function canaryRoutes(deps: ConsoleDeps): Hono<ConsoleEnv> {
             '/dead-letters/redrive',
             frame.csrf,
             html`${selectionInputs(selection)}<input type="hidden" name="back" value="${self}">
-<input type="hidden" name="patch" value="${redrive?.patch === undefined ? '' : JSON.stringify(redrive.patch)}"><input type="hidden" name="reason" value="${redrive?.detail ?? ''}">
+<input type="hidden" name="patch" value="${redrive?.patch === undefined ? '' : JSON.stringify(redrive.patch)}">
+<p><label for="reason">Reason for the rest (optional)</label> <input id="reason" name="reason" size="40" maxlength="500" placeholder="${redrive?.detail ? `the canary's: ${redrive.detail}` : ''}"></p>
 <label for="rate">Redrive the remaining <span class="remaining">${remaining}</span> at</label> <input id="rate" name="rate" value="5" size="5"> /s
 <button type="submit">Redrive the remaining ${remaining}</button>`,
             { className: 'redrive-rest' },

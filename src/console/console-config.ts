@@ -2,9 +2,9 @@
 // explicit options, then the environment, then defaults; validated at start, naming the setting.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ConfigError, type FieldIssue } from '../shared/errors';
+import { hostNameOf, isLoopback } from './hosts';
 import { consoleAccountsSchema, type ConsoleAccount } from './users';
 
 /** The console's settings, resolved. */
@@ -31,19 +31,27 @@ export interface ConsoleConfig {
   authHeader?: string;
   /** A secret the proxy sends in `X-Console-Proxy-Secret`, without which the auth header is not believed. @defaultValue none (CONSOLE_PROXY_SECRET) */
   proxySecret?: string;
+  /**
+   * Host names the console answers to besides its listening address and, on loopback or every
+   * interface, `localhost`, `127.0.0.1` and `[::1]`: the names people and a proxy reach it by. A
+   * request under any other `Host` is refused (421), which stops DNS rebinding; pages that change
+   * something must come from one of these names. Comma-separated in the environment.
+   * @defaultValue none (CONSOLE_ALLOWED_HOSTS)
+   */
+  allowedHosts: string[];
 }
 
 /** Explicit console settings; each wins over its environment variable. */
 export type ConsoleConfigOverrides = Partial<Omit<ConsoleConfig, 'sessionSecret'>> & { sessionSecret?: string | Buffer };
 
-/** Whether `host` is a loopback interface (127.0.0.0/8, ::1, localhost). */
-export function isLoopback(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
-}
 
 const env = process.env;
+
+/** CONSOLE_ALLOWED_HOSTS: comma-separated host names (a port, if given, is ignored). */
+const allowedHostsSchema = z
+  .string()
+  .transform((text) => text.split(',').map((name) => name.trim()).filter(Boolean))
+  .pipe(z.array(z.string().refine((name) => hostNameOf(name) !== undefined, { message: 'must be host names, e.g. console.example.com,10.0.0.5' })));
 
 /** Resolves the console's settings; a bad one throws a ConfigError naming it. */
 export function loadConsoleConfig(overrides: ConsoleConfigOverrides = {}): ConsoleConfig {
@@ -62,6 +70,7 @@ export function loadConsoleConfig(overrides: ConsoleConfigOverrides = {}): Conso
   const secureCookies = overrides.secureCookies ?? field('CONSOLE_SECURE_COOKIES', z.enum(['true', 'false']).transform((v) => v === 'true'), env.CONSOLE_SECURE_COOKIES) ?? false;
   const authHeader = overrides.authHeader ?? field('CONSOLE_AUTH_HEADER', z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a header name'), env.CONSOLE_AUTH_HEADER);
   const proxySecret = overrides.proxySecret ?? field('CONSOLE_PROXY_SECRET', z.string().min(32, 'must be at least 32 characters'), env.CONSOLE_PROXY_SECRET);
+  const allowedHosts = field('CONSOLE_ALLOWED_HOSTS', allowedHostsSchema, overrides.allowedHosts?.join(',') ?? env.CONSOLE_ALLOWED_HOSTS) ?? [];
   let accounts = overrides.accounts;
   if (accounts === undefined && env.CONSOLE_USERS_FILE) {
     let text: string | undefined;
@@ -97,5 +106,6 @@ export function loadConsoleConfig(overrides: ConsoleConfigOverrides = {}): Conso
     secureCookies,
     authHeader: authHeader?.toLowerCase(),
     proxySecret,
+    allowedHosts: allowedHosts.map((name) => hostNameOf(name)!),
   };
 }

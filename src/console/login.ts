@@ -4,6 +4,8 @@ import { Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
 import { html } from 'hono/html';
 import { writeSession } from './auth';
+import { originRefusal } from './hosts';
+import { refusal } from './refusal-page';
 import type { ConsoleConfig } from './console-config';
 import type { ConsoleEnv } from './context';
 import { sessionCookie, type SessionSigner } from './session';
@@ -64,14 +66,14 @@ export function loginRoutes(config: ConsoleConfig, signer: SessionSigner): Hono<
   app.get('/login', (c) => c.html(loginPage(safeNext(c.req.query('next')), false)));
   app.post('/login', async (c) => {
     // No session yet, so no CSRF token: a sign-in posted from another site is refused by its origin.
-    const origin = c.req.header('origin');
-    if (origin !== undefined && origin !== new URL(c.req.url).origin) return c.text(`a sign-in from ${origin} is not accepted here`, 403);
+    const refused = originRefusal(c, config);
+    if (refused) return refusal(c, 403, `this sign-in is not accepted: ${refused}`);
     const form = await c.req.parseBody();
     const next = safeNext(form.next);
     const name = typeof form.name === 'string' ? form.name : '';
     const password = typeof form.password === 'string' ? form.password : '';
     const wait = throttle.wait(name);
-    if (wait > 0) return c.text(`too many failed sign-ins as ${name}: try again in ${Math.ceil(wait / 60_000)} minute(s)`, 429);
+    if (wait > 0) return refusal(c, 429, `too many failed sign-ins as ${name}: try again in ${Math.ceil(wait / 60_000)} minute(s)`, { retryAfterSeconds: wait / 1000 });
     const account = config.accounts.find((a) => a.name === name && a.passwordHash !== undefined);
     const ok = await verifyPassword(password, account?.passwordHash ?? decoyHash);
     if (!account || !ok) {

@@ -1,4 +1,4 @@
-// `GET /dead-letters/preview` (and `POST` with a patch): the page every console redrive goes
+// `GET /dead-letters/preview` (with `patch=` to check one): the page every console redrive goes
 // through. It shows how many jobs and which, the ledger's plan of each (src/console/redrive-plan-view.ts),
 // a JSON Merge Patch editor whose result is validated on the server with each issue at its field,
 // and, for an operator, the redrive (one job; or a canary first, or all at a rate) and the discard.
@@ -13,6 +13,7 @@ import { frameOf } from './frame';
 import { actionForm, page, type Markup, type PageFrame } from './layout';
 import { takeNotice } from './notices';
 import { payloadFields, payloadFieldsTable } from './payload-fields';
+import { refusal } from './refusal-page';
 import { plansSection } from './redrive-plan-view';
 import { readRedrivePreview, type RedrivePreview } from './redrive-preview';
 import { describeSelection, readSelection, selectionInputs, selectionQuery } from './selection';
@@ -26,16 +27,12 @@ function idsSection(p: RedrivePreview): Markup {
 function patchEditor(frame: PageFrame, p: RedrivePreview): Markup {
   const { patch } = p;
   const jsonError = 'error' in patch.input ? patch.error : undefined;
-  const form = actionForm(
-    '/dead-letters/preview',
-    frame.csrf,
-    html`${selectionInputs(p.selection)}<label for="patch">JSON Merge Patch of the payload</label>
+  // A GET form: a check changes nothing, so its page can be reloaded and its URL shared.
+  const form = html`<form method="get" action="/dead-letters/preview" class="patch-editor">${selectionInputs(p.selection)}<label for="patch">JSON Merge Patch of the payload</label>
 <textarea id="patch" name="patch" spellcheck="false" placeholder='{"toAccount": "bob"}'${jsonError ? html` aria-invalid="true" aria-describedby="patch-error"` : ''}>${patch.input.text}</textarea>
 ${jsonError ? html`<p id="patch-error" class="field-error" role="alert">${jsonError}</p>` : ''}
 ${patch.error && !jsonError ? html`<p class="field-error" role="alert">${patch.error}</p>` : ''}
-<button type="submit" class="secondary">Check the patch</button> <span class="meta">Validated against the ${p.selection.type} schema for every selected job; nothing restarts.</span>`,
-    { className: 'patch-editor' },
-  );
+<button type="submit" class="secondary">Check the patch</button> <span class="meta">Validated against the ${p.selection.type} schema for every selected job; nothing restarts.</span></form>`;
   let result: Markup = html``;
   if (patch.payload !== undefined && patch.entryId !== undefined) {
     const caption = patch.ok ? `The payload ${patch.entryId} would start with` : `The patched payload of ${patch.entryId}, refused by the ${p.selection.type} schema`;
@@ -84,13 +81,22 @@ async function render(c: Context<ConsoleEnv>, deps: ConsoleDeps, source: FormFie
   return c.html(page(frame, body), p.patch.ok ? 200 : 422);
 }
 
-/** `GET /dead-letters/preview?type=…[&fingerprint|id|failedAfter|failedBefore]` and `POST` of the patch editor (operators). */
+/** `GET /dead-letters/preview?type=…[&fingerprint|id|failedAfter|failedBefore][&patch=…]` (a patch: operators). */
 export function redrivePreviewRoutes(deps: ConsoleDeps): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
-  app.get('/dead-letters/preview', (c) => render(c, deps, c.req.query(), { text: '' }));
+  app.get('/dead-letters/preview', async (c) => {
+    const query = c.req.query();
+    const patch = readPatch(query);
+    // A patched payload is an operator's to see, as the patch editor is.
+    if (patch.text !== '' && c.get('session').user.role !== 'operator') return refusal(c, 403, `${c.get('session').user.name} is a viewer: checking a patch needs an operator`);
+    return render(c, deps, query, patch);
+  });
+  // A page from before the check moved to GET: its form lands on the check's URL.
   app.post('/dead-letters/preview', requireRole('operator'), async (c) => {
     const form = await c.req.parseBody();
-    return render(c, deps, form, readPatch(form));
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(form)) if (key !== '_csrf' && typeof value === 'string') query.set(key, value);
+    return c.redirect(`/dead-letters/preview?${query.toString()}`, 303);
   });
   return app;
 }

@@ -41,10 +41,19 @@ const params = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
 /** Hashes a password for CONSOLE_USERS_FILE. */
 export async function hashPassword(password: string): Promise<string> {
-  if (password.length < 12) throw new Error('a console password needs at least 12 characters');
+  const short = passwordTooShort(password);
+  if (short) throw new Error(short);
   const salt = randomBytes(16);
   const hash = await scrypt(password, salt, 32, params);
   return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+/** A console password's least length, in characters. */
+export const minPasswordLength = 12;
+
+/** Why `password` is too short for a console account, if it is. */
+export function passwordTooShort(password: string): string | undefined {
+  return password.length < minPasswordLength ? `a console password needs at least ${minPasswordLength} characters (got ${password.length})` : undefined;
 }
 
 /** Whether `password` matches `stored` (a {@link hashPassword} result). */

@@ -119,4 +119,17 @@ describe('validateRedrivePayload: a patch that changes what the job ID derives f
     }
     assert.deepEqual(validateRedrivePayload(builtIn, 'process-payment', payment, { toAccount: 'bob' }), { ...payment, toAccount: 'bob' });
   });
+
+  it('names an ID change beside the schema’s problems, not only once they are fixed', () => {
+    const payment = { paymentId: 'p-1', fromAccount: 'alice', toAccount: 'nobody', amount: 100, currency: 'EUR' };
+    try {
+      validateRedrivePayload(builtIn, 'process-payment', payment, { paymentId: 'p-2', amount: 'x', typo: 1 });
+      assert.fail('the patch was accepted');
+    } catch (err) {
+      assert.ok(err instanceof InvalidPayloadError, String(err));
+      assert.deepEqual(err.issues.map((i) => i.path).sort(), ['payload', 'payload.amount', 'payload.paymentId'], err.message);
+      assert.match(err.message, /payload\.paymentId: a redrive must not change what the job ID derives from/);
+      assert.match(err.message, /payload: Unrecognized key: "typo"/);
+    }
+  });
 });

@@ -42,6 +42,13 @@ describe('payload fields a newer client added (unknown keys)', () => {
     assert.equal(refusal(() => validateRedrivePayload(catalog, 'send-email', newer, { template: { lcale: 'de' } })), 'payload.template: Unrecognized key: "lcale"');
   });
 
+  it('a patch with an unknown key and another bad field is refused for both at once', () => {
+    assert.equal(refusal(() => validateRedrivePayload(catalog, 'send-email', newer, { typo: 1 })), 'payload: Unrecognized key: "typo"');
+    const both = refusal(() => validateRedrivePayload(catalog, 'send-email', newer, { to: 'nobody', typo: 1 }));
+    assert.match(both, /payload\.to: must be a valid email address/);
+    assert.match(both, /payload: Unrecognized key: "typo"/);
+  });
+
   it('finds keys a lenient object drops too, inside arrays, and names each path', () => {
     const schema = z.object({ items: z.array(z.strictObject({ sku: z.string() })) });
     const parsed = parseTolerant(schema, { items: [{ sku: 'a', qty: 2 }], note: 'x' }, 'keep');

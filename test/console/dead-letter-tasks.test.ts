@@ -27,10 +27,11 @@ describe('console: canary redrive and bulk tasks (real dev server, Chromium)', f
     const { context, page } = await signIn(t.browser, t.console.url, operator.name, operator.password);
     await page.goto(url(`/dead-letters/process-payment/${fingerprint}`));
     await page.getByRole('button', { name: 'Redrive one first (canary)' }).click();
-    await page.getByRole('status').filter({ hasText: `Canary ${failed[0]!.id} redriven` }).waitFor();
-    // The status region refreshes itself until the job ends.
+    // The status region refreshes itself until the job ends; one notice at a time (the outcome).
     await page.locator('.canary-status[data-status="completed"]').waitFor({ timeout: 30_000 });
+    assert.deepEqual(await page.locator('.notice').allInnerTexts(), ['The canary completed.']);
     assert.equal(await page.locator('.remaining').textContent(), '5');
+    await page.getByLabel('Reason for the rest (optional)').fill('the rest, after the canary');
     await page.getByLabel('Redrive the remaining 5 at').fill('5');
     await page.getByRole('button', { name: 'Redrive the remaining 5' }).click();
     await page.getByRole('status').filter({ hasText: /^Started: redrive 5 process-payment jobs of group/ }).waitFor();
@@ -40,6 +41,7 @@ describe('console: canary redrive and bulk tasks (real dev server, Chromium)', f
     const entries = await waitFor(() => Promise.all(ids.map((id) => t.jobs.deadLetters.show(id))), (all) => all.every((e) => e.status === 'redriven'), 60_000);
     assert.deepEqual(entries.map((e) => e.status), ids.map(() => 'redriven'), 'the task went on with its page closed');
     for (const e of entries) assert.equal(e.audit.at(-1)?.by, operator.name);
+    assert.deepEqual(entries.slice(1).map((e) => e.audit.at(-1)?.detail), ids.slice(1).map(() => 'the rest, after the canary'), 'the rest carry their own reason');
     for (const id of ids) assert.equal(((await t.jobs.result(id)) as { toAccount: string }).toAccount, 'dave');
     const starts = (await Promise.all(ids.slice(1).map(async (id) => (await t.env.client.workflow.getHandle(id).describe()).startTime.getTime()))).sort((a, b) => a - b);
     assert.ok(starts.at(-1)! - starts[0]! >= 600, `5 restarts at 5/s span at least 0.8 s, less the jitter of a start: ${starts.at(-1)! - starts[0]!} ms`);

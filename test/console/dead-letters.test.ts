@@ -131,10 +131,10 @@ describe('console: dead letters (real dev server, Chromium)', function () {
     const o = await operatorPage();
     try {
       for (const [path, form] of posts) {
-        const refused = await v.context.request.post(url(path), { form: { ...form, _csrf: v.csrf }, maxRedirects: 0 });
+        const refused = await v.context.request.post(url(path), { form: { ...form, _csrf: v.csrf }, maxRedirects: 0, headers: { origin: t.console.url } });
         assert.equal(refused.status(), 403, `viewer: POST ${path}`);
         assert.match(await refused.text(), /vera is a viewer: this needs an operator/);
-        const forged = await o.context.request.post(url(path), { form, maxRedirects: 0 });
+        const forged = await o.context.request.post(url(path), { form, maxRedirects: 0, headers: { origin: t.console.url } });
         assert.equal(forged.status(), 403, `no CSRF token: POST ${path}`);
         assert.match(await forged.text(), /CSRF token missing or wrong/);
       }

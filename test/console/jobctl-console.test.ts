@@ -47,12 +47,16 @@ describe('jobctl console (real dev server)', function () {
     assert.match(wide.output(), /CONSOLE_USERS_FILE: is not set, and the console would listen on 0\.0\.0\.0/);
   });
 
-  it('hashes a password from stdin for CONSOLE_USERS_FILE, and refuses a short one', async () => {
+  it('hashes a password from stdin for CONSOLE_USERS_FILE, and refuses a short or missing one as bad input (exit 2)', async () => {
     const ok = await hashPassword('a long enough password\n');
     assert.equal(ok.code, 0, ok.stderr);
     assert.ok(await verifyPassword('a long enough password', ok.stdout.trim()));
     const short = await hashPassword('short');
-    assert.notEqual(short.code, 0);
-    assert.match(short.stderr, /at least 12 characters/);
+    assert.equal(short.code, 2, 'bad input, as the README\'s exit-code table says');
+    assert.match(short.stderr, /at least 12 characters \(got 5\)/);
+    assert.equal(short.stdout, '');
+    const none = await hashPassword('');
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /no password on stdin/);
   });
 });

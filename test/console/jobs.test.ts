@@ -206,12 +206,12 @@ describe('console: the jobs list and the job page (real dev server, Chromium)', 
       await page.locator('#job-live dl.record').waitFor();
       assert.equal(await page.getByRole('button', { name: 'Cancel job' }).count(), 0, 'a viewer is offered no Cancel');
       const url = `${t.console.url}${jobHref(running)}/cancel`;
-      const asViewer = await page.request.post(url, { form: { _csrf: await csrfOf(page) }, maxRedirects: 0 });
+      const asViewer = await page.request.post(url, { form: { _csrf: await csrfOf(page) }, maxRedirects: 0, headers: { origin: t.console.url } });
       assert.equal(asViewer.status(), 403);
       assert.match(await asViewer.text(), /watcher is a viewer: this needs an operator/);
       await ops.page.goto(`${t.console.url}${jobHref(running)}`);
       for (const form of [{}, { _csrf: 'forged' }] as Record<string, string>[]) {
-        const refused = await ops.page.request.post(url, { form, maxRedirects: 0 });
+        const refused = await ops.page.request.post(url, { form, maxRedirects: 0, headers: { origin: t.console.url } });
         assert.equal(refused.status(), 403);
         assert.match(await refused.text(), /CSRF token missing or wrong/);
       }

@@ -108,6 +108,19 @@ describe('console: redrive preview and patch editor (real dev server, Chromium)'
       assert.match((await page.locator('table.fields tr[data-path="payload.extra"] .field-error').textContent()) ?? '', /not a field of this job type/, 'an unknown key is shown at its own field');
       await unchanged();
 
+      // Every problem at once: an unknown key beside a bad field, and the ID change beside both.
+      await check('{"amount": "x", "typo": 1, "paymentId": "someone-else"}');
+      assert.match((await page.locator('table.fields tr[data-path="payload.typo"] .field-error').textContent()) ?? '', /not a field of this job type/, 'the unknown key beside a bad field');
+      assert.ok(((await page.locator('table.fields tr[data-path="payload.amount"] .field-error').textContent()) ?? '') !== '', 'the bad field');
+      assert.match((await page.locator('table.fields tr[data-path="payload.paymentId"] .field-error').textContent()) ?? '', /must not change what the job ID derives from/, 'the ID change beside them');
+      // The check is a GET: its URL carries the patch, and a reload shows the same check, resubmitting nothing.
+      const checked = new URL(page.url());
+      assert.equal(checked.pathname, '/dead-letters/preview');
+      assert.equal(checked.searchParams.get('patch'), '{"amount": "x", "typo": 1, "paymentId": "someone-else"}');
+      await page.reload();
+      assert.match((await page.locator('table.fields tr[data-path="payload.typo"] .field-error').textContent()) ?? '', /not a field of this job type/, 'the shared URL shows the same check');
+      await unchanged();
+
       await check('{"paymentId": "someone-else"}');
       assert.match((await page.locator('tr[data-path="payload.paymentId"] .field-error').textContent()) ?? '', /must not change what the job ID derives from/);
       await check('{"toAccount": ');

@@ -98,11 +98,11 @@ describe('console: the schedules page (real dev server, Chromium)', function () 
       const token = await csrfOf(page);
       for (const action of ['pause', 'unpause', 'trigger', 'delete']) {
         const url = `${t.console.url}/schedules/${encodeURIComponent(id)}/${action}`;
-        const asViewer = await page.request.post(url, { form: { _csrf: token, note: 'no' }, maxRedirects: 0 });
+        const asViewer = await page.request.post(url, { form: { _csrf: token, note: 'no' }, maxRedirects: 0, headers: { origin: t.console.url } });
         assert.equal(asViewer.status(), 403, `${action} as a viewer`);
         assert.match(await asViewer.text(), /watcher is a viewer: this needs an operator/);
         for (const form of [{ note: 'no' }, { _csrf: 'forged', note: 'no' }] as Record<string, string>[]) {
-          const refused = await ops.page.request.post(url, { form, maxRedirects: 0 });
+          const refused = await ops.page.request.post(url, { form, maxRedirects: 0, headers: { origin: t.console.url } });
           assert.equal(refused.status(), 403, `${action} without the right CSRF token`);
         }
       }

@@ -49,10 +49,10 @@ describe('console: nobody let in who should not be (real dev server)', function 
     const login = await fetch(`${base}/login`);
     const csp = login.headers.get('content-security-policy') ?? '';
     for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "form-action 'self'"]) assert.ok(csp.includes(directive), `CSP has ${directive}: ${csp}`);
-    const wrong = await fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ name: 'olga', password: 'not it at all' }), redirect: 'manual' });
+    const wrong = await fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ name: 'olga', password: 'not it at all' }), redirect: 'manual', headers: { origin: base } });
     assert.equal(wrong.status, 401);
     assert.equal(wrong.headers.get('set-cookie'), null);
-    const right = await fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ name: 'olga', password }), redirect: 'manual' });
+    const right = await fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ name: 'olga', password }), redirect: 'manual', headers: { origin: base } });
     const cookie = right.headers.get('set-cookie') ?? '';
     assert.match(cookie, /HttpOnly/i);
     assert.match(cookie, /SameSite=Strict/i);
@@ -84,6 +84,7 @@ describe('console: nobody let in who should not be (real dev server)', function 
         ['wrong CSRF token', { method, body: body('x'.repeat(32)), headers: { cookie: operator.cookie, origin: base } }, 403],
         ['cross-site', { method, body: body(operator.csrf), headers: { cookie: operator.cookie, origin: 'https://evil.example' } }, 403],
         ['cross-site (fetch metadata)', { method, body: body(operator.csrf), headers: { cookie: operator.cookie, 'sec-fetch-site': 'cross-site' } }, 403],
+        ['no Origin, a foreign Referer', { method, body: body(operator.csrf), headers: { cookie: operator.cookie, referer: 'https://evil.example/' } }, 403],
       ];
       for (const [who, init, expected] of cases) {
         const res = await fetch(url, { ...init, redirect: 'manual' });
@@ -124,11 +125,66 @@ describe('console: nobody let in who should not be (real dev server)', function 
   });
 
   it('makes an account wait after 5 wrong passwords in a row, even for the right one', async () => {
-    const attempt = (pw: string) => fetch(`${t.console.url}/login`, { method: 'POST', body: new URLSearchParams({ name: 'tess', password: pw }), redirect: 'manual' });
+    const attempt = (pw: string) => fetch(`${t.console.url}/login`, { method: 'POST', body: new URLSearchParams({ name: 'tess', password: pw }), redirect: 'manual', headers: { origin: t.console.url } });
     for (let i = 0; i < 5; i += 1) assert.equal((await attempt(`wrong password ${i}`)).status, 401);
     const locked = await attempt(password);
     assert.equal(locked.status, 429);
-    assert.match(await locked.text(), /too many failed sign-ins as tess: try again in 5 minute/);
+    const retryAfter = Number(locked.headers.get('retry-after'));
+    assert.ok(Number.isInteger(retryAfter) && retryAfter > 240 && retryAfter <= 300, `Retry-After in seconds: ${locked.headers.get('retry-after')}`);
+    const page = await locked.text();
+    assert.match(page, /too many failed sign-ins as tess: try again in 5 minute/);
+    assert.match(page, /<h1>Too many attempts<\/h1>/, 'a page of the console, not bare text');
+    assert.match(page, /<a href="\/login">Back to sign-in<\/a>/, 'with a way back');
+    assert.match(locked.headers.get('content-type') ?? '', /text\/html/);
+  });
+
+  it('refuses as a page of its own with a way back (403, 401), and as plain text to htmx', async () => {
+    const base = t.console.url;
+    const viewer = await signIn(base, 'vic');
+    const { id } = await t.jobs.enqueue('noop', {}, { id: uniqueId('refusal'), delay: '1h' });
+    const cancel = (headers: Record<string, string>) =>
+      fetch(`${base}/jobs/${encodeURIComponent(id)}/cancel`, { method: 'POST', body: new URLSearchParams({ _csrf: viewer.csrf }), redirect: 'manual', headers: { cookie: viewer.cookie, origin: base, ...headers } });
+    const asPage = await cancel({});
+    assert.equal(asPage.status, 403);
+    const page = await asPage.text();
+    assert.match(page, /<h1>Not allowed<\/h1>/);
+    assert.match(page, /vic is a viewer: this needs an operator/);
+    assert.match(page, /<a href="\/">Back to the overview<\/a>/);
+    const patchCheck = await fetch(`${base}/dead-letters/preview?type=noop&patch=${encodeURIComponent('{"a":1}')}`, { headers: { cookie: viewer.cookie } });
+    assert.equal(patchCheck.status, 403, 'checking a patch (a patched payload) is an operator\'s, as the patch editor is');
+    assert.match(await patchCheck.text(), /vic is a viewer: checking a patch needs an operator/);
+    const toHtmx = await cancel({ 'hx-request': 'true' });
+    assert.equal(toHtmx.status, 403);
+    assert.equal(await toHtmx.text(), 'vic is a viewer: this needs an operator');
+    const sso = await startConsole({ jobs: t.jobs, port: 0, authHeader: 'X-Forwarded-User', accounts: [{ name: 'olga@corp', role: 'operator' }] });
+    try {
+      const unnamed = await fetch(`${sso.url}/`, { redirect: 'manual' });
+      assert.equal(unnamed.status, 401);
+      const text = await unnamed.text();
+      assert.match(text, /<h1>Sign in first<\/h1>/);
+      assert.match(text, /no x-forwarded-user header: sign in through the company&#39;s sign-on proxy/);
+    } finally {
+      await sso.close();
+    }
+    await t.jobs.cancel(id);
+  });
+
+  it('a page whose session ended says so, offers sign-in and stops saying it refreshes', async () => {
+    const { context, page } = await newPage(t.browser);
+    try {
+      await page.goto(`${t.console.url}/login?next=${encodeURIComponent('/tasks')}`);
+      await page.getByLabel('Name').fill('olga');
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByText('refreshes every 2 s').waitFor();
+      await context.clearCookies(); // as when the session expires or the console restarts with a new secret
+      const ended = page.getByRole('alert').filter({ hasText: 'Your session has ended: this page no longer refreshes.' });
+      await ended.waitFor({ timeout: 15_000 });
+      assert.equal(await ended.getByRole('link', { name: 'Sign in again' }).getAttribute('href'), `/login?next=${encodeURIComponent('/tasks')}`);
+      assert.equal(await page.getByText('refreshes every 2 s').count(), 0, 'it no longer claims to refresh');
+    } finally {
+      await context.close();
+    }
   });
 
   it('behind a single sign-on proxy: believes CONSOLE_AUTH_HEADER only with the proxy\'s secret, and only for an account of the console', async () => {
@@ -142,7 +198,7 @@ describe('console: nobody let in who should not be (real dev server)', function 
       const ok = await get({ 'x-console-proxy-secret': secret, 'x-forwarded-user': 'vic@corp' });
       assert.equal(ok.status, 200);
       assert.match(await ok.text(), /vic@corp \(viewer\)/);
-      const login = await fetch(`${sso.url}/login`, { method: 'POST', body: new URLSearchParams({ name: 'olga@corp', password: 'anything at all' }), redirect: 'manual' });
+      const login = await fetch(`${sso.url}/login`, { method: 'POST', body: new URLSearchParams({ name: 'olga@corp', password: 'anything at all' }), redirect: 'manual', headers: { origin: sso.url } });
       assert.equal(login.status, 401, 'an account without a password hash cannot sign in with a password');
       assert.throws(() => loadConsoleConfig({ host: '0.0.0.0', authHeader: 'X-Forwarded-User', accounts: [{ name: 'a', role: 'viewer' }] }), /CONSOLE_PROXY_SECRET/);
     } finally {

@@ -161,7 +161,7 @@ describe('payload encryption against a real dev server', function () {
       assert.equal(withoutKey.status, 400);
       assert.match(text, /jobs:codec-unknown-key: a payload is encrypted with key &quot;a&quot;, and no keys are configured/, 'the page names the missing keys');
       assert.equal(text.includes(encryptedMarker), false);
-      const signedIn = await fetch(`${viewerOnly.url}/login`, { method: 'POST', body: new URLSearchParams({ name: 'vic', password }), redirect: 'manual' });
+      const signedIn = await fetch(`${viewerOnly.url}/login`, { method: 'POST', body: new URLSearchParams({ name: 'vic', password }), redirect: 'manual', headers: { origin: viewerOnly.url } });
       const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
       const asViewer = await jobPage(viewerOnly.url, { cookie });
       assert.equal(asViewer.status, 200);

@@ -32,7 +32,7 @@ export const lanes: Lane[] = [
       ...inFolder('catalog', ['catalog', 'fairness', 'start-compat', 'unknown-keys']),
       ...inFolder('client', ['cli-help', 'cli-windows', 'codec-server', 'dead-letter-calls', 'format', 'http-api-subset', 'job-list', 'progress', 'redrive-plan', 'validate']),
       ...inFolder('cluster', ['config']),
-      ...inFolder('console', ['job-filters']),
+      ...inFolder('console', ['hosts', 'job-filters']),
       ...inFolder('db', ['database-errors', 'database', 'ledger']),
       ...inFolder('deploy', ['docker-compose', 'dockerfile', 'layering', 'workflow-lint']),
       ...inFolder('jobs', ['catalog', 'task-queues', 'worker']),
@@ -82,7 +82,7 @@ export const lanes: Lane[] = [
     summary: 'the console and the Temporal Web UI in real Chromium (playwright-core), over a dev server',
     needs: ['cli', 'test-server'],
     files: [
-      ...inFolder('console', ['accessibility', 'dead-letter-tasks', 'dead-letters', 'jobs', 'overview', 'redrive-preview', 'schedules', 'security', 'triage']),
+      ...inFolder('console', ['accessibility', 'dead-letter-tasks', 'dead-letters', 'jobs', 'overview', 'rebinding', 'redrive-preview', 'schedules', 'security', 'triage']),
       ...inFolder('integration', ['dev-server', 'encryption']),
     ],
   },
