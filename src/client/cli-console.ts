@@ -34,6 +34,7 @@ export function addConsoleCommand(program: Command): void {
       if (!password) throw new UsageError('no password on stdin: e.g. `read -rs P && printf %s "$P" | jobctl console hash-password`');
       const short = passwordTooShort(password);
       if (short) throw new UsageError(short);
+      if (/[\r\n]/.test(password)) throw new UsageError('the password on stdin has more than one line: give it on one line (a sign-in field takes one)');
       console.log(await hashPassword(password));
     });
 }

@@ -51,7 +51,12 @@ const env = process.env;
 const allowedHostsSchema = z
   .string()
   .transform((text) => text.split(',').map((name) => name.trim()).filter(Boolean))
-  .pipe(z.array(z.string().refine((name) => hostNameOf(name) !== undefined, { message: 'must be host names, e.g. console.example.com,10.0.0.5' })));
+  .superRefine((names, ctx) => {
+    for (const name of names) {
+      if (name.includes('*') || name.startsWith('.')) ctx.addIssue({ code: 'custom', message: `takes exact host names, not patterns: got ${JSON.stringify(name)} (list each name, e.g. console.example.com,jobs.example.com)` });
+      else if (hostNameOf(name) === undefined) ctx.addIssue({ code: 'custom', message: `must be host names, e.g. console.example.com,10.0.0.5: got ${JSON.stringify(name)}` });
+    }
+  });
 
 /** Resolves the console's settings; a bad one throws a ConfigError naming it. */
 export function loadConsoleConfig(overrides: ConsoleConfigOverrides = {}): ConsoleConfig {

@@ -54,7 +54,8 @@ export function hostGuard(config: ServedHosts): MiddlewareHandler {
     const host = c.req.header('host') ?? '';
     const name = hostNameOf(host);
     if (name === undefined || !served.has(name)) {
-      return c.text(`this console does not answer to the host name '${host}': it serves ${[...served].join(', ')} (add a name people reach it by to CONSOLE_ALLOWED_HOSTS)`, 421);
+      // Names nothing it serves (a rebound page may read this): the operator knows them, or reads docs/security.md.
+      return c.text(`this console does not answer to the host name '${host.slice(0, 200)}' (CONSOLE_ALLOWED_HOSTS lists the names it serves besides its address and loopback)`, 421);
     }
     return next();
   };

@@ -9,6 +9,7 @@ import type { Catalog } from '../catalog/catalog';
 import { defaultConcurrency, planQueues } from '../catalog/task-queues';
 import { queueWorkerOptions, type CreateWorkerOptions } from '../worker/create-worker';
 import { applyRatePerKey } from '../worker/apply-rate-per-key';
+import { sandboxTimeoutOption } from '../shared/sdk-internals';
 
 const noop = () => {};
 /** A bundler logger that shows errors only. */
@@ -64,6 +65,7 @@ export async function createJobTestWorker(env: TestWorkflowEnvironment, bundle: 
         activities: all,
         dataConverter,
         interceptors: { activity: [jobActivityInterceptors(catalog, { taskQueue })] },
+        ...sandboxTimeoutOption,
         ...(limits ? queueWorkerOptions(plan, limits) : { taskQueue: plan.taskQueue }),
       }),
     ),

@@ -26,7 +26,11 @@ describe('console: the names it answers to', () => {
       process.env.CONSOLE_ALLOWED_HOSTS = ' Console.Corp.Test:443, 10.0.0.5 ,';
       assert.deepEqual(loadConsoleConfig().allowedHosts, ['console.corp.test', '10.0.0.5']);
       process.env.CONSOLE_ALLOWED_HOSTS = 'good.test,not a name';
-      assert.throws(() => loadConsoleConfig(), (err: unknown) => err instanceof ConfigError && /CONSOLE_ALLOWED_HOSTS.*must be host names/.test(err.message));
+      assert.throws(() => loadConsoleConfig(), (err: unknown) => err instanceof ConfigError && /CONSOLE_ALLOWED_HOSTS: must be host names, e\.g\. console\.example\.com,10\.0\.0\.5: got "not a name"/.test(err.message));
+      for (const pattern of ['*', '.example.com', '*.example.com']) {
+        process.env.CONSOLE_ALLOWED_HOSTS = `good.test,${pattern}`;
+        assert.throws(() => loadConsoleConfig(), (err: unknown) => err instanceof ConfigError && err.message.includes(`takes exact host names, not patterns: got ${JSON.stringify(pattern)}`), pattern);
+      }
     } finally {
       if (before === undefined) delete process.env.CONSOLE_ALLOWED_HOSTS;
       else process.env.CONSOLE_ALLOWED_HOSTS = before;
@@ -45,7 +49,9 @@ describe('console: the names it answers to', () => {
       for (const host of ['rebound.attacker.test:7280', '127.0.0.2:7280', '', 'localhost.attacker.test']) {
         const res = await send({ host }, 'GET');
         assert.equal(res.status, 421, host);
-        assert.match(await res.text(), /CONSOLE_ALLOWED_HOSTS/);
+        const text = await res.text();
+        assert.match(text, /CONSOLE_ALLOWED_HOSTS/);
+        assert.doesNotMatch(text, /console\.corp\.test|localhost,/, 'the refusal names none of the names it serves');
       }
       assert.equal((await send({ host: 'rebound.attacker.test' }, 'GET', '/healthz')).status, 200);
       for (const host of ['127.0.0.1:7280', 'localhost:7280', '[::1]:7280', 'console.corp.test']) assert.equal((await send({ host, origin: `http://${host}` })).status, 200, host);

@@ -55,6 +55,9 @@ describe('jobctl console (real dev server)', function () {
     assert.equal(short.code, 2, 'bad input, as the README\'s exit-code table says');
     assert.match(short.stderr, /at least 12 characters \(got 5\)/);
     assert.equal(short.stdout, '');
+    const twoLines = await hashPassword('abcdefghijkl\nsecond line\n');
+    assert.equal(twoLines.code, 2);
+    assert.match(twoLines.stderr, /more than one line/);
     const none = await hashPassword('');
     assert.equal(none.code, 2);
     assert.match(none.stderr, /no password on stdin/);

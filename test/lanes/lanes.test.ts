@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -35,7 +35,21 @@ describe('the lane runner (npm test)', () => {
     promisify(execFile)(process.execPath, [require.resolve('tsx/cli'), path.join(repoRoot, 'test/lanes/run.ts'), ...args], { env: { ...process.env, ...env } });
 
   it('refuses an unknown lane by name, listing the lanes, with exit 2', async () => {
-    await assert.rejects(runner(['unit', 'intgration']), (err: { code?: number; stderr?: string }) => err.code === 2 && /unknown lane 'intgration'/.test(err.stderr ?? '') && /lanes: unit, integration/.test(err.stderr ?? ''));
+    await assert.rejects(runner(['unit', 'intgration']), (err: { code?: number; stderr?: string }) => err.code === 2 && /unknown lane 'intgration'/.test(err.stderr ?? '') && /^ {2}integration +real worker processes/m.test(err.stderr ?? ''));
+    await assert.rejects(runner(['--grep', 'x']), (err: { code?: number; stderr?: string }) => err.code === 2 && /unknown option '--grep', 'x'|unknown option '--grep'/.test(err.stderr ?? ''));
+  });
+
+  it('--help lists every lane with what it covers, exit 0', async () => {
+    const { stdout } = await runner(['--help']);
+    for (const lane of lanes) assert.ok(stdout.includes(`  ${lane.name.padEnd(12)} ${lane.summary}`), lane.name);
+  });
+
+  it('stops, with its lanes, once nobody reads its output (npm test | head)', async () => {
+    const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(repoRoot, 'test/lanes/run.ts'), 'unit'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.stdout.destroy();
+    assert.equal(await exited, 141, 'ends at the closed pipe (128 + SIGPIPE), having stopped its lane');
   });
 
   it('refuses a TEST_LANES_PARALLEL that is not a whole number of lanes, with exit 2', async () => {

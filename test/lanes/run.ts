@@ -3,7 +3,7 @@
 // every output line with its lane, and ends with each lane's result and time, the slowest files, and
 // the total in the line CI reads ("mocha: N passed, N failed, N skipped").
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,23 +25,34 @@ interface LaneResult {
   why?: string;
 }
 
-function usage(): never {
-  process.stderr.write(`usage: tsx test/lanes/run.ts [LANE...]  (lanes: ${lanes.map((l) => l.name).join(', ')}; none named runs them all)\n` +
-    'TEST_LANES_PARALLEL: how many lanes run at once (default 2)\n');
+function usage(to: NodeJS.WriteStream = process.stderr): void {
+  to.write(
+    'usage: npm test [-- LANE...]   (or npm run test:LANE; tsx test/lanes/run.ts [LANE...])\n' +
+      'Runs the named lanes, or all of them, at most TEST_LANES_PARALLEL (default 2) at a time:\n' +
+      lanes.map((lane) => `  ${lane.name.padEnd(12)} ${lane.summary}\n`).join(''),
+  );
+}
+
+function refuse(problem: string): never {
+  process.stderr.write(`${problem}\n`);
+  usage();
   process.exit(2);
 }
 
 function parseParallel(): number {
-  const raw = process.env.TEST_LANES_PARALLEL ?? '2';
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) {
+  const raw = process.env.TEST_LANES_PARALLEL;
+  if (raw === undefined || raw === '') return 2;
+  if (!/^[1-9][0-9]*$/.test(raw)) {
     process.stderr.write(`TEST_LANES_PARALLEL must be a whole number of lanes, 1 or more (got '${raw}')\n`);
     process.exit(2);
   }
-  return n;
+  return Number(raw);
 }
 
+// Lanes run in process groups of their own (so that a lane's servers stop with it): when this
+// runner ends early (Ctrl-C, a closed terminal, a closed output pipe), it stops them.
 const children = new Set<number>();
+const scratch: string[] = [];
 function stopChildren(): void {
   for (const pid of children) {
     try {
@@ -51,12 +62,13 @@ function stopChildren(): void {
     }
   }
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    stopChildren();
-    process.exit(130);
-  });
-}
+process.on('exit', () => {
+  stopChildren();
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => process.exit(130));
+// `npm test | head`: once nobody reads the output, stop everything instead of crashing on EPIPE.
+process.stdout.on('error', () => process.exit(141));
 
 /** Runs a command in its own process group, each output line prefixed with `[tag] `; resolves with its exit code. */
 function runPrefixed(tag: string, command: string, args: string[], env: NodeJS.ProcessEnv, niceness = 0): Promise<number> {
@@ -84,6 +96,7 @@ function runPrefixed(tag: string, command: string, args: string[], env: NodeJS.P
  */
 function unitLaneGuard(): { bin: string; cache: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'unit-lane-'));
+  scratch.push(dir);
   const bin = path.join(dir, 'bin');
   mkdirSync(bin);
   for (const tool of ['go', 'java', 'mvn']) {
@@ -115,17 +128,20 @@ async function runLane(lane: Lane, timesDir: string): Promise<LaneResult> {
 
 async function main(): Promise<void> {
   const names = process.argv.slice(2);
-  if (names.some((name) => name.startsWith('-'))) usage();
-  const unknown = names.filter((name) => !lanes.some((lane) => lane.name === name));
-  if (unknown.length > 0) {
-    process.stderr.write(`unknown lane ${unknown.map((n) => `'${n}'`).join(', ')}\n`);
-    usage();
+  if (names.includes('--help') || names.includes('-h')) {
+    usage(process.stdout);
+    process.exit(0);
   }
+  const options = names.filter((name) => name.startsWith('-'));
+  if (options.length > 0) refuse(`unknown option ${options.map((n) => `'${n}'`).join(', ')}: the lanes take no options (one file: npx mocha FILE, CONTRIBUTING.md)`);
+  const unknown = names.filter((name) => !lanes.some((lane) => lane.name === name));
+  if (unknown.length > 0) refuse(`unknown lane ${unknown.map((n) => `'${n}'`).join(', ')}`);
   const parallel = parseParallel();
   const chosen = names.length === 0 ? lanes : lanes.filter((lane) => names.includes(lane.name));
   const needed = provisionPartNames.filter((part) => chosen.some((lane) => lane.needs.includes(part)));
   const started = Date.now();
   const timesDir = mkdtempSync(path.join(os.tmpdir(), 'lane-times-'));
+  scratch.push(timesDir);
 
   // Provisioning in two waves (the CLI and the test server, which most lanes need, first and alone,
   // then the rest side by side); a lane starts once all of its parts are in and a slot is free,
@@ -177,7 +193,7 @@ function report(results: LaneResult[], seconds: number, parallel: number): void 
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const sum = (key: 'passes' | 'failures' | 'pending') => results.reduce((n, r) => n + r[key], 0);
   out('');
-  out(`lanes (${parallel} at a time), ${Math.round(seconds)} s in all:`);
+  out(`${results.length === 1 ? 'lane' : `lanes (${parallel} at a time)`}, ${Math.round(seconds)} s in all:`);
   for (const r of results) {
     const outcome = r.why ?? `${r.passes} passed, ${r.failures} failed, ${r.pending} skipped${r.code !== 0 && r.failures === 0 ? `, exit ${r.code}` : ''}`;
     out(`  ${r.lane.name.padEnd(12)} ${`${Math.round(r.seconds)} s`.padStart(7)}  ${outcome}`);
