@@ -28,9 +28,11 @@ export function taskQueueFor(sharedQueue: string, definition: Pick<JobDefinition
 }
 
 /**
- * The queues that serve the given job types, with their limits. Types naming the same queue share
- * it, and must then declare the same limits. The shared queue takes no limits from definitions:
- * its types would throttle one another.
+ * The queues that serve the given job types, with their limits, and always the shared queue: the
+ * DLQs, the debounce and dedupe windows and the per-key limiter run there whatever queue a job is
+ * on (with no type of its own, its plan's `types` is empty). Types naming the same queue share it,
+ * and must then declare the same limits. The shared queue takes no limits from definitions: its
+ * types would throttle one another.
  */
 export function planQueues(sharedQueue: string, definitions: readonly JobDefinition[]): QueuePlan[] {
   const plans = new Map<string, QueuePlan>();
@@ -49,5 +51,6 @@ export function planQueues(sharedQueue: string, definitions: readonly JobDefinit
     }
     plan.types.push(d.type);
   }
+  if (!plans.has(sharedQueue)) plans.set(sharedQueue, { taskQueue: sharedQueue, shared: true, types: [], concurrency: defaultConcurrency });
   return [...plans.values()];
 }

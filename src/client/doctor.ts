@@ -94,10 +94,11 @@ export async function runDoctor(client: Client, input: DoctorInput): Promise<Doc
 
   const freshMs = input.pollerFreshMs ?? 120_000;
   const taskQueues = [...new Set([input.sharedQueue, ...input.taskQueues])];
-  for (const taskQueue of taskQueues) {
-    const shared = taskQueue === input.sharedQueue;
-    checks.push(await orUnchecked(`task queue ${taskQueue}${shared ? ' (shared)' : ''}`, shared ? 'FAIL' : 'warn', (name) => checkPollers(client, name, taskQueue, shared, freshMs)));
-  }
+  // The queues of their own first: whether their workers live decides the shared queue's advice.
+  const own = taskQueues.filter((q) => q !== input.sharedQueue);
+  const ownChecks = await Promise.all(own.map((q) => orUnchecked(`task queue ${q}`, 'warn', (name) => checkPollers(client, name, q, { freshMs }))));
+  const polledElsewhere = own.filter((_, i) => ownChecks[i]!.status === 'ok');
+  checks.push(await orUnchecked(`task queue ${input.sharedQueue} (shared)`, 'FAIL', (name) => checkPollers(client, name, input.sharedQueue, { freshMs, shared: { polledElsewhere } })), ...ownChecks);
 
   const jobTypePresent = attributeChecks.some((a) => a.name === jobTypeSearchAttribute.name && a.status === 'present');
   checks.push(
@@ -131,8 +132,14 @@ async function checkNamespace(client: Client, namespace: string): Promise<Doctor
   }
 }
 
+/** How {@link checkPollers} judges a queue; `shared` for the shared queue, with the queues of their own that workers poll. */
+interface PollerCheck {
+  freshMs: number;
+  shared?: { polledElsewhere: string[] };
+}
+
 /** The pollers of both sides of a task queue that polled within `freshMs`, by identity. */
-async function checkPollers(client: Client, name: string, taskQueue: string, shared: boolean, freshMs: number): Promise<DoctorCheck> {
+async function checkPollers(client: Client, name: string, taskQueue: string, { freshMs, shared }: PollerCheck): Promise<DoctorCheck> {
   const lastPoll = new Map<string, number>();
   for (const taskQueueType of [TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY]) {
     const { pollers } = await client.workflowService.describeTaskQueue({
@@ -150,9 +157,17 @@ async function checkPollers(client: Client, name: string, taskQueue: string, sha
   if (live.length > 0) return { name, status: 'ok', detail: `${live.length} poller(s), the latest ${formatDuration(Math.max(0, now - Math.max(...live)))} ago` };
   const seen = lastPoll.size > 0 ? `; the last one polled ${formatDuration(now - Math.max(...lastPoll.values()))} ago` : '';
   const fix = 'start a worker with the same TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE and TEMPORAL_TASK_QUEUE (runWorker over your worker definition; in the durable-jobs repository, npm run worker)';
-  return shared
-    ? { name, status: 'FAIL', detail: `no worker polled it in the last ${formatDuration(freshMs)}${seen}: jobs and the dead-letter queues wait`, fix }
-    : { name, status: 'warn', detail: `no worker polled it in the last ${formatDuration(freshMs)}${seen}: jobs of the types on it wait`, fix };
+  if (!shared) return { name, status: 'warn', detail: `no worker polled it in the last ${formatDuration(freshMs)}${seen}: jobs of the types on it wait`, fix };
+  const detail = `no worker polled it in the last ${formatDuration(freshMs)}${seen}: its jobs, the dead-letter queues, the debounce and dedupe windows and the per-key limiter wait`;
+  if (shared.polledElsewhere.length === 0) return { name, status: 'FAIL', detail, fix };
+  // Workers run, but none on this queue: one limited by WORKER_JOB_TYPES, or from before 0.3 (which left it unpolled when every type had a queue of its own).
+  const elsewhere = `workers poll ${shared.polledElsewhere.join(', ')}, but none this queue`;
+  return {
+    name,
+    status: 'FAIL',
+    detail: `${detail} (${elsewhere})`,
+    fix: 'start a worker whose WORKER_JOB_TYPES (or --types) includes a type on this queue, or none at all: such a worker polls it, whatever queues the types have (a worker of durable-jobs 0.2 polled it only for a type on it: upgrade it)',
+  };
 }
 
 /** Decodes the start input of the deployment's newest job with the client's converter: are the keys that encrypted it configured here? */

@@ -6,7 +6,7 @@ import { createDeadLetterActivities } from '../activity/dead-letter';
 import { createWindowActivities } from '../activity/window-start';
 import { jobActivityInterceptors } from '../activity/interceptors';
 import type { Catalog } from '../catalog/catalog';
-import { defaultConcurrency, planQueues } from '../catalog/task-queues';
+import { planQueues } from '../catalog/task-queues';
 import { queueWorkerOptions, type CreateWorkerOptions } from '../worker/create-worker';
 import { applyRatePerKey } from '../worker/apply-rate-per-key';
 import { sandboxTimeoutOption } from '../shared/sdk-internals';
@@ -52,7 +52,6 @@ export interface JobTestWorkerOptions extends Pick<WorkerOptions, 'taskQueue' | 
 export async function createJobTestWorker(env: TestWorkflowEnvironment, bundle: WorkflowBundleWithSourceMap, options: JobTestWorkerOptions): Promise<JobTestWorker> {
   const { catalog, limits, activities = {}, taskQueue, dataConverter, deadLetterClient = env.client } = options;
   const plans = planQueues(taskQueue, catalog.definitions);
-  if (!plans.some((p) => p.taskQueue === taskQueue)) plans.unshift({ taskQueue, shared: true, types: [], concurrency: defaultConcurrency });
   const all = { ...activities, ...createDeadLetterActivities({ client: deadLetterClient, taskQueue, catalog }), ...createConcurrencyLimitActivities({ client: deadLetterClient, taskQueue }), ...createWindowActivities({ client: deadLetterClient, taskQueue, catalog }) };
   // The server-side half of the limits, as the worker sets them at start.
   if (limits) await applyRatePerKey(env.client, plans);

@@ -79,7 +79,13 @@ export function queueWorkerOptions(
   };
 }
 
-/** The queues a worker of these types serves, checked against the catalog. */
+/**
+ * The queues a worker of these types serves, checked against the catalog: those of the chosen
+ * types, and the shared queue whenever no worker of another choice would serve it: when it is one
+ * of theirs, or when the catalog has no type on it (its DLQs, windows and limiter then run beside
+ * the worker's own queues). A worker limited to types of their own queues, in a catalog with types
+ * on the shared queue, leaves it to the workers of those types, which serve it.
+ */
 export function servedQueues(options: Pick<CreateWorkerOptions, 'catalog' | 'types'>, config: Config): QueuePlan[] {
   const { catalog } = options;
   const wanted = options.types ?? config.workerJobTypes ?? catalog.types;
@@ -88,7 +94,7 @@ export function servedQueues(options: Pick<CreateWorkerOptions, 'catalog' | 'typ
     throw new ConfigError([{ path: '--types / WORKER_JOB_TYPES', message: `unknown job type ${unknown.map((t) => `"${t}"`).join(', ')} (known: ${catalog.types.join(', ')})` }]);
   }
   const chosen = new Set(wanted);
-  return planQueues(config.taskQueue, catalog.definitions).filter((p) => p.types.some((t) => chosen.has(t)));
+  return planQueues(config.taskQueue, catalog.definitions).filter((p) => p.types.some((t) => chosen.has(t)) || (p.shared && p.types.length === 0));
 }
 
 /**

@@ -15,6 +15,9 @@ export interface RunWorkerOptions<S extends PayloadSchemas = PayloadSchemas> ext
   onReady?: () => void;
 }
 
+/** What the shared queue runs besides its job types, as the worker's start log names it. */
+const sharedQueueRuns = 'dead-letter queues, debounce and dedupe windows, per-key concurrency limiter';
+
 /**
  * Creates the workers (one per task queue served) and runs them until SIGINT/SIGTERM: the
  * library's worker over the given catalog, with its logs, metrics and queue sampler. The Temporal
@@ -35,11 +38,18 @@ export async function runWorker<S extends PayloadSchemas>(options: RunWorkerOpti
     for (const plan of plans) {
       const chosen: readonly string[] | undefined = options.types ?? config.workerJobTypes;
       const extra = chosen ? plan.types.filter((t) => !chosen.includes(t)) : [];
-      logger.info({ taskQueue: plan.taskQueue, namespace: config.namespace, types: plan.types, concurrency: options.concurrency ?? plan.concurrency, rateLimit: plan.rateLimit }, 'worker:started');
+      // The shared queue runs the library's own workflows whatever types it holds: say so.
+      const library = plan.shared ? { runs: sharedQueueRuns } : {};
+      logger.info({ taskQueue: plan.taskQueue, namespace: config.namespace, types: plan.types, ...library, concurrency: options.concurrency ?? plan.concurrency, rateLimit: plan.rateLimit }, 'worker:started');
       if (extra.length > 0) logger.warn({ taskQueue: plan.taskQueue, types: extra, why: 'job types on one task queue are served together' }, 'worker:extra-types');
     }
     // Every job type's queue, served here or not: a queue nobody serves is the backlog to see.
-    const allQueues = planQueues(config.taskQueue, options.catalog.definitions).map((p) => p.taskQueue);
+    const allPlans = planQueues(config.taskQueue, options.catalog.definitions);
+    const shared = allPlans.find((p) => p.shared)!;
+    if (!plans.some((p) => p.shared)) {
+      logger.info({ taskQueue: shared.taskQueue, runs: sharedQueueRuns, servedBy: shared.types }, `worker:shared-queue-elsewhere — this worker leaves the shared queue ${shared.taskQueue} to the workers of ${shared.types.join(', ')}, which run it`);
+    }
+    const allQueues = allPlans.map((p) => p.taskQueue);
     if (metricsBindAddress(config)) stopSampler = startQueueSampler(untracedClient, config, options.catalog, allQueues, logger);
     const onSignal = (signal: NodeJS.Signals) => {
       const status = workers.map((w) => w.getStatus());

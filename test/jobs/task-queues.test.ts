@@ -4,6 +4,9 @@ import { catalog } from '../../src/jobs/catalog';
 
 const registry = Object.fromEntries(catalog.definitions.map((d) => [d.type, d])) as Record<'send-email' | 'process-payment', JobDefinition>;
 import { defaultConcurrency, planQueues, taskQueueFor } from '../../src/catalog/task-queues';
+import { defineCatalog, type Catalog } from '../../src/catalog';
+import { loadConfig } from '../../src/shared/config';
+import { servedQueues } from '../../src/worker/create-worker';
 
 describe('task queues of job types', () => {
   const all = catalog.definitions;
@@ -19,6 +22,22 @@ describe('task queues of job types', () => {
         ['durable-jobs', true, ['process-payment', 'generate-report', 'sync-data', 'noop'], defaultConcurrency, undefined],
       ],
     );
+  });
+
+  it('always plans the shared queue, with no type when every type has a queue of its own: the DLQs, windows and limiter run there', () => {
+    const plans = planQueues('q', [registry['send-email']]);
+    assert.deepEqual(plans.map((p) => [p.taskQueue, p.shared, p.types]), [['q:email', false, ['send-email']], ['q', true, []]]);
+  });
+
+  it('a worker serves the shared queue when a chosen type is on it or no type is, and leaves it to those types\' workers otherwise', () => {
+    const config = (workerJobTypes?: string) => loadConfig({ dataDir: '/tmp/unused', taskQueue: 'q', ...(workerJobTypes ? { workerJobTypes } : {}) }, {});
+    const served = (c: Catalog, types?: string) => servedQueues({ catalog: c }, config(types)).map((p) => p.taskQueue);
+    assert.deepEqual(served(catalog), ['q:email', 'q']);
+    assert.deepEqual(served(catalog, 'send-email'), ['q:email'], 'the workers of the shared types serve it');
+    assert.deepEqual(served(catalog, 'noop'), ['q']);
+    const ownOnly = defineCatalog({ jobs: [registry['send-email']], payloads: { 'send-email': catalog.payloads['send-email'] } });
+    assert.deepEqual(served(ownOnly), ['q:email', 'q']);
+    assert.deepEqual(served(ownOnly, 'send-email'), ['q:email', 'q']);
   });
 
   it('lets types share a queue of their own only with the same limits', () => {

@@ -57,6 +57,7 @@ export const lanes: Lane[] = [
         'dashboard-queries',
         'fairness',
         'metrics',
+        'own-queues',
         'pause',
         'rolling-deploy',
         'shutdown',
