@@ -19,7 +19,7 @@ const badInput = [UsageError, InvalidPayloadError, InvalidOptionError, UnknownJo
 /** Exit 2 for what the user can fix on the command line; an unknown ID is exit 1, like `status`'s. */
 function isBadInput(err: unknown): boolean {
   // By name: the DLQ's module is not loaded unless a dlq command ran.
-  if (err instanceof JobsError && err.name === 'DeadLetterError') return err.type !== ErrorType.DlqEntryNotFound && err.type !== ErrorType.DlqBusy;
+  if (err instanceof JobsError && err.name === 'DeadLetterError') return err.type !== ErrorType.DlqEntryNotFound && err.type !== ErrorType.DlqBusy && err.type !== ErrorType.DlqNoWorker;
   return badInput.some((kind) => err instanceof kind);
 }
 

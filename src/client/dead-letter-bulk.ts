@@ -2,7 +2,7 @@
 // reported as it happens, so that a selection of any size runs with bounded memory and a failed
 // operation on one entry does not stop the rest.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe } from '../shared/errors';
+import { ErrorType, JobsError, describe } from '../shared/errors';
 import type { RedriveResult } from '../workflow/dead-letter';
 import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
 import type { LocatedEntry } from './dead-letter-reads';
@@ -105,6 +105,11 @@ async function* pooled<I, O>(items: AsyncIterable<I> | Iterable<I>, concurrency:
   while (inFlight.length > 0) yield await inFlight.shift()!;
 }
 
+/** With no worker on the DLQ's queue no entry can be operated on: the whole operation stops, naming why. */
+function stopWithoutWorker(err: unknown): void {
+  if (err instanceof JobsError && err.type === ErrorType.DlqNoWorker) throw err;
+}
+
 /**
  * Redrives each entry, validating a patch against every entry first (a patch that one entry's
  * schema refuses restarts none: its error names the field and the job).
@@ -125,6 +130,7 @@ export async function* bulkRedrive(target: BulkTarget, source: BulkSource, optio
       const { runId } = await target.restart(located, options);
       return { id: entry.id, type: entry.type, payload, runId, startedAt };
     } catch (err) {
+      stopWithoutWorker(err);
       return { id: entry.id, type: entry.type, payload, error: describe(err) };
     }
   });
@@ -144,6 +150,7 @@ export async function* bulkDiscard(target: BulkTarget, source: BulkSource, optio
       await target.discard(located, { reason: options.reason, by: options.by });
       return { id: entry.id, type: entry.type, discardedAt: at.toISOString() };
     } catch (err) {
+      stopWithoutWorker(err);
       return { id: entry.id, type: entry.type, error: describe(err) };
     }
   });

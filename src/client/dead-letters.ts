@@ -10,6 +10,7 @@ import { discardUpdate, redriveUpdate, type RedriveResult } from '../workflow/de
 import { compareEntries, type DeadLetterEntry, type DeadLetterFilter, type DeadLetterGroup, type DeadLetterStatus } from '../workflow/dead-letter-entries';
 import { validateRedrivePayload } from '../catalog/validate';
 import { callDeadLetterWorkflow, DeadLetterBusyError } from './dead-letter-calls';
+import { DeadLetterWorkerCheck } from './dead-letter-worker-check';
 import { quoteQueryValue } from './job-list';
 import { decodeCursor, encodeCursor, readCounts, readEntries, readGroups, type LocatedEntry } from './dead-letter-reads';
 import { bulkDiscard, bulkRedrive, type BulkOptions, type DeadLetterSelection, type DiscardOutcome, type RedriveOutcome } from './dead-letter-bulk';
@@ -66,17 +67,22 @@ export interface DiscardOptions {
 
 /**
  * The operator's view of the dead-letter queues (one set of shard workflows per job type): list,
- * page, group, show, redrive and discard, through the DLQ workflows' queries and updates. Every read
- * pages, so a DLQ of any size can be listed and operated on with bounded memory.
+ * page, group, show, redrive and discard. Reads fold the DLQ workflows' histories, so they need no
+ * worker (dead-letter-history.ts); a redrive or discard is an update, which needs one, and says at
+ * once when none answers.
  */
 export class DeadLetterQueue {
+  private readonly workerCheck: DeadLetterWorkerCheck;
+
   constructor(
     private readonly client: Client,
     /** The task queue whose DLQs these are. */
     private readonly taskQueue: string,
     /** The job types, for validating a redrive's patch; without it the DLQs are read from Temporal and a patch is refused. */
     private readonly catalog?: Catalog,
-  ) {}
+  ) {
+    this.workerCheck = new DeadLetterWorkerCheck(client, taskQueue);
+  }
 
   /** The job types whose DLQs to read: the one asked for, the catalog's, or those whose DLQ is running. */
   async types(type?: string): Promise<string[]> {
@@ -101,7 +107,7 @@ export class DeadLetterQueue {
     const limit = Math.max(1, Math.min(options.limit ?? 100, 1000));
     const entries: DeadLetterEntry[] = [];
     let more = false;
-    for await (const { entry } of this.located(options, Math.min(1000, Math.max(20, Math.ceil(limit / 8))))) {
+    for await (const { entry } of this.located(options)) {
       if (entries.length === limit) {
         more = true;
         break;
@@ -209,19 +215,19 @@ export class DeadLetterQueue {
     };
   }
 
-  private async *located(options: DeadLetterListOptions, chunk?: number): AsyncGenerator<LocatedEntry> {
+  private async *located(options: DeadLetterListOptions): AsyncGenerator<LocatedEntry> {
     const { type, cursor, status, fingerprint, id, failedBefore, failedAfter } = options;
     const filter: DeadLetterFilter = { status, fingerprint, id, failedBefore, failedAfter };
     const after = cursor === undefined ? undefined : decodeCursor(cursor);
     const workflowIds = (await this.types(type)).flatMap((t) => deadLetterWorkflowIds(this.taskQueue, t));
-    yield* readEntries(this.client, workflowIds, filter, { after, chunk });
+    yield* readEntries(this.client, workflowIds, filter, { after });
   }
 
   /** The newest entry of a job across the DLQs of `type` (or every type): its shard, and the unsharded DLQ of older releases. */
   private async locate(id: string, type?: string): Promise<LocatedEntry> {
     const workflowIds = (await this.types(type)).flatMap((t) => [deadLetterWorkflowId(this.taskQueue, t), deadLetterShardWorkflowId(this.taskQueue, t, deadLetterShardOf(id))]);
     let found: LocatedEntry | undefined;
-    for await (const located of readEntries(this.client, workflowIds, { id, status: 'all' }, { chunk: 1 })) if (!found || compareEntries(found.entry, located.entry) < 0) found = located;
+    for await (const located of readEntries(this.client, workflowIds, { id, status: 'all' })) if (!found || compareEntries(found.entry, located.entry) < 0) found = located;
     if (!found) throw new DeadLetterError(ErrorType.DlqEntryNotFound, `no dead-letter entry for job "${id}"`);
     return found;
   }
@@ -232,6 +238,8 @@ export class DeadLetterQueue {
   }
 
   private async update<T>(workflowId: string, run: (h: ReturnType<Client['workflow']['getHandle']>, updateId: string) => Promise<T>): Promise<T> {
+    // Only a worker applies an update: without one, say so now and send nothing (DeadLetterNoWorkerError).
+    await this.workerCheck.assert(workflowId);
     // One update ID across the retries: a retry of an update that did land returns its result.
     const updateId = randomUUID();
     try {

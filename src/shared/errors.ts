@@ -62,6 +62,8 @@ export const ErrorType = {
   DlqInvalidState: 'jobs:dlq-invalid-state',
   /** A DLQ workflow kept refusing a call while it handed over to its next run (retried for about 10 s first): try again. */
   DlqBusy: 'jobs:dlq-busy',
+  /** No worker answers on the DLQ's task queue: a redrive or discard needs one, and changed nothing. */
+  DlqNoWorker: 'jobs:dlq-no-worker',
   /** A payload is encrypted with a key ID that is not configured (ENCRYPTION_KEYS / ENCRYPTION_KEY_FILE). */
   CodecUnknownKey: 'jobs:codec-unknown-key',
   /** An encrypted payload does not decrypt with its key: wrong key material, or the bytes were altered. */

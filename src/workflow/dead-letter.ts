@@ -19,17 +19,15 @@ import type { DeadLetterActivities } from '../activity/dead-letter';
 import { deadLetterPresets } from '../catalog/dead-letter';
 import { presetOptions } from '../catalog/define-job';
 import { ErrorType } from '../shared/errors';
-import { mergePatch } from '../shared/merge-patch';
+import { completeRedrive, discardEntry, failRedrive, redriveFailureMessage, redrivePayload, releaseStaleRedrives } from './dead-letter-operations';
 import { packState, unpackState } from './packed-state';
 import { pageEntries, pageGroups, type DeadLetterGroupPage, type DeadLetterGroupPageInput, type DeadLetterPage, type DeadLetterPageInput } from './dead-letter-pages';
 import {
-  appendAudit,
   applyDeadLetter,
   countEntries,
   groupEntries,
   pruneEntries,
   selectEntries,
-  type AuditRecord,
   type DeadLetterEntry,
   type DeadLetterFilter,
   type DeadLetterGroup,
@@ -148,28 +146,24 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
     redriveUpdate,
     async ({ id, patch, reason, by }) => {
       const entry = deadLettered(state, id);
-      const payload = patch === undefined ? entry.payload : mergePatch(entry.payload, patch);
+      const payload = redrivePayload(entry, patch);
       entry.status = 'redriving';
       try {
         // The failed run's trace context, so that the new run is linked to it (an activity's input: no command changes).
         const traced = entry.traceContext ? { traceContext: entry.traceContext } : {};
         const { runId } = await restartJob(patch === undefined ? { type: entry.type, id, payload, ...traced } : { type: entry.type, id, payload, unpatched: entry.payload, ...traced });
-        // If the restarted job already failed again, its new entry replaced this one: keep that.
-        const current = state.entries[id] ?? entry;
-        if (current === entry) Object.assign(entry, { status: 'redriven', payload });
-        const record: AuditRecord = { at: now(), action: 'redrive', result: `started run ${runId}`, detail: reason };
-        if (patch !== undefined) record.patch = patch;
-        current.audit = appendAudit(current.audit, actedBy(record, by));
+        completeRedrive(state, entry, { patch, payload, runId, reason, by }, now());
         log.info('job:redriven', { jobId: id, jobType: entry.type, workflowId: id, runId, attempts: entry.attempts, patched: patch !== undefined, reason });
         countJob(jobMetrics.redriven, entry.type);
         return { id, runId };
       } catch (err) {
-        entry.status = 'dead-lettered';
-        const message = err instanceof Error ? err.message : String(err);
-        entry.audit = appendAudit(entry.audit, actedBy({ at: now(), action: 'redrive', result: `failed: ${message}`, detail: reason }, by));
         // A patch the job type's schema refuses is named as such: the operator fixes the patch.
         const invalid = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === ErrorType.InvalidPayload;
-        throw ApplicationFailure.nonRetryable(`redrive of ${id} failed: ${invalid ? (err.cause as ApplicationFailure).message : message}`, invalid ? ErrorType.InvalidPayload : ErrorType.DlqInvalidState);
+        // Why the restart failed, not the wrapper's "Activity task failed".
+        const why = err instanceof ActivityFailure && err.cause ? err.cause.message : err instanceof Error ? err.message : String(err);
+        // The audit says what the update's failure says: a read of the history finds the same words.
+        failRedrive(entry, why, { reason, by }, now());
+        throw ApplicationFailure.nonRetryable(redriveFailureMessage(id, why), invalid ? ErrorType.InvalidPayload : ErrorType.DlqInvalidState);
       }
     },
     { validator: ({ id }) => void deadLettered(state, id) },
@@ -177,12 +171,7 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
 
   setHandler(
     discardUpdate,
-    ({ id, reason, by }) => {
-      const entry = deadLettered(state, id);
-      entry.status = 'discarded';
-      entry.audit = appendAudit(entry.audit, actedBy({ at: now(), action: 'discard', result: 'discarded', detail: reason }, by));
-      return entry;
-    },
+    ({ id, reason, by }) => discardEntry(deadLettered(state, id), { reason, by }, now()),
     { validator: ({ id }) => void deadLettered(state, id) },
   );
 
@@ -196,23 +185,6 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
   // Past 2 MB Temporal refuses the hand-over and the DLQ stalls: warn while there is room to act.
   if (packed.length > nearCapacityBytes) log.warn('dlq:near-capacity', { jobType: input.type, bytes: packed.length, entries: Object.keys(state.entries).length });
   await continueAsNew<typeof deadLetterWorkflow>({ ...input, entries: undefined }, packed);
-}
-
-/**
- * A redrive in flight when a run ended cannot be (the run waits for its handlers before continuing
- * as new): an entry still `redriving` in the carried state is dead-lettered again, so that the
- * operator may retry it.
- */
-function releaseStaleRedrives(state: DeadLetterState): void {
-  for (const entry of Object.values(state.entries)) if (entry.status === 'redriving') entry.status = 'dead-lettered';
-}
-
-/**
- * The record with who acted, when the operation said. Data only (no command), so histories from
- * before `by` existed replay unchanged: their updates carry none, and their records stay as they were.
- */
-function actedBy(record: AuditRecord, by: string | undefined): AuditRecord {
-  return by === undefined ? record : { ...record, by };
 }
 
 /** The entry of a job that is in the DLQ now; rejects the operation otherwise. */

@@ -55,6 +55,7 @@ export const lanes: Lane[] = [
         'cancellation',
         'concurrency-limit',
         'dashboard-queries',
+        'dlq-without-workers',
         'fairness',
         'metrics',
         'own-queues',

@@ -1,0 +1,54 @@
+// A redrive or a discard is an update, which only a worker applies: with none polling, the server
+// would hold it until one comes back (and apply it then, long after the operator was told it failed).
+// So before the first update, a query with a short deadline asks whether a worker answers.
+import { isGrpcServiceError, type Client } from '@temporalio/client';
+import { ErrorType, JobsError } from '../shared/errors';
+import { deadLetterCountsQuery } from '../workflow/dead-letter';
+
+/** How long the probe waits for a worker's answer, in ms. */
+export const workerProbeMs = 5000;
+
+/** How long an answer vouches for the DLQ's workers, in ms: a bulk operation probes once in that time. */
+const answerValidMs = 10_000;
+
+/** gRPC DEADLINE_EXCEEDED. */
+const GRPC_DEADLINE_EXCEEDED = 4;
+
+/** No worker answers on the DLQ's queue: nothing was changed. */
+export class DeadLetterNoWorkerError extends JobsError {
+  constructor(taskQueue: string, why: string, cause: unknown) {
+    super(ErrorType.DlqNoWorker, `no worker answers on the DLQ's task queue ${taskQueue} (${why}): nothing was changed; start a worker there (one that serves it: see jobctl doctor) and try again`, { cause });
+    this.name = 'DeadLetterError';
+  }
+}
+
+/** Whether the server refused a query because no worker polled the queue lately. */
+function isNoPoller(err: unknown): boolean {
+  const message = err instanceof Error ? `${err.message} ${(err.cause as Error | undefined)?.message ?? ''}` : String(err);
+  return /no poller seen|worker may be down/i.test(message);
+}
+
+/** Checks, at most once per {@link answerValidMs}, that a worker answers for the DLQ workflows of one task queue. */
+export class DeadLetterWorkerCheck {
+  private answeredAt = -Infinity;
+
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+  ) {}
+
+  /** Resolves when a worker answered a query of `workflowId` lately; throws {@link DeadLetterNoWorkerError} otherwise. */
+  async assert(workflowId: string): Promise<void> {
+    if (Date.now() - this.answeredAt < answerValidMs) return;
+    try {
+      await this.client.withDeadline(Date.now() + workerProbeMs, () => this.client.workflow.getHandle(workflowId).query(deadLetterCountsQuery));
+    } catch (err) {
+      if (isNoPoller(err)) throw new DeadLetterNoWorkerError(this.taskQueue, 'the server saw no poller there lately', err);
+      const code = isGrpcServiceError(err) ? err.code : isGrpcServiceError((err as { cause?: unknown })?.cause) ? (err as { cause: { code: number } }).cause.code : undefined;
+      if (code === GRPC_DEADLINE_EXCEEDED) throw new DeadLetterNoWorkerError(this.taskQueue, `none answered within ${workerProbeMs / 1000} s: stopped, crash-looping or overloaded`, err);
+      // Anything else (a hand-over to the next run, a query an old worker lacks) is the update's to meet.
+      return;
+    }
+    this.answeredAt = Date.now();
+  }
+}

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sendDeadLetters } from '../../src/activity/dead-letter';
+import { HandOffBatcher } from '../../src/activity/hand-off-batcher';
+import { deadLetterShardOf, deadLetterShardWorkflowId } from '../../src/catalog/dead-letter-shards';
+import { JobClient } from '../../src/client/job-client';
+import { startConsole, type RunningConsole } from '../../src/console/server';
+import type { DeadLetterInput } from '../../src/workflow/dead-letter-entries';
+import { ownQueuesCatalog } from '../fixtures/own-queues/catalog';
+import { repoRoot, uniqueId } from '../helpers/env';
+import { runCommand, startProcess, type Started } from '../helpers/processes';
+import { killIfRunning, startTestTemporal, until, type TestTemporal } from '../helpers/worker-process';
+
+/** Failures handed to the DLQ besides the real ones: issue 31 asks for reads at 5,000 and more. */
+const handOffs = Number(process.env.DLQ_NO_WORKER_ENTRIES ?? 5000);
+
+// The DLQ is opened when workers fail: its reads must not need one. A real worker process fails 20
+// jobs for good, 5,000 more failures are handed to the same DLQ, then every worker is SIGKILLed (as
+// when they crash-loop) and 100 more hand-offs arrive that no worker applies. jobctl, the client
+// and the console read it all; a discard says at once that no worker answers and changes nothing;
+// a worker started again redrives the real group.
+describe(`the DLQ with every worker down: ${handOffs} failures (real dev server, worker process)`, function () {
+  this.timeout(600_000);
+  let temporal: TestTemporal;
+  let jobs: JobClient<typeof ownQueuesCatalog.payloads>;
+  let consoleServer: RunningConsole | undefined;
+  let worker: Started | undefined;
+  let dataDir: string;
+  const taskQueue = uniqueId('dlq-down');
+
+  async function startWorker(): Promise<Started> {
+    const started = startProcess(
+      process.execPath,
+      ['--require', 'tsx/cjs', path.join(repoRoot, 'src/worker/main.ts'), '--worker', path.join(repoRoot, 'test/fixtures/own-queues/worker.ts')],
+      { ...process.env, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, DATA_DIR: dataDir, DATABASE_URL: undefined, LOG_LEVEL: 'info', METRICS_PORT: '0' },
+      repoRoot,
+    );
+    await started.waitFor('worker:started', 180_000);
+    return started;
+  }
+  // Run where no package.json names a catalog: jobctl finds the DLQs' types on the server.
+  const jobctl = (...args: string[]) => {
+    const began = Date.now();
+    return runCommand(process.execPath, [path.join(repoRoot, 'bin/jobctl.js'), ...args], { ...process.env, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue }, dataDir).then((ran) => ({ ...ran, ms: Date.now() - began }));
+  };
+
+  before(async () => {
+    temporal = await startTestTemporal();
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'dlq-down-'));
+    jobs = await JobClient.connect({ catalog: ownQueuesCatalog, temporalAddress: temporal.address, taskQueue });
+  });
+
+  after(async () => {
+    if (worker) await killIfRunning(worker);
+    await consoleServer?.close();
+    await jobs?.close();
+    await temporal?.stop();
+  });
+
+  function handOff(i: number): DeadLetterInput {
+    const id = `handed-${i}`;
+    return {
+      id, type: 'brittle', runId: `run-${id}`, payload: { note: `n${i}` }, attempts: 2, failedAt: new Date(Date.UTC(2026, 11, 1, 0, 0, i)).toISOString(),
+      error: { type: 'fixture:gone', message: `upstream ${i} is gone` }, fingerprint: 'f-gone', fingerprintText: 'fixture:gone: upstream <n> is gone',
+    };
+  }
+  async function handOver(from: number, to: number): Promise<void> {
+    const batcher = new HandOffBatcher<DeadLetterInput>({ send: (workflowId, entries) => sendDeadLetters(jobs.temporal, taskQueue, workflowId, entries) });
+    await Promise.all(Array.from({ length: to - from }, (_, k) => batcher.submit(deadLetterShardWorkflowId(taskQueue, 'brittle', deadLetterShardOf(`handed-${from + k}`)), handOff(from + k))));
+  }
+
+  it('reads every entry, group, count and page with no worker; a discard says at once that none answers and changes nothing; a worker back redrives a group', async () => {
+    worker = await startWorker();
+    const real = await Promise.all(Array.from({ length: 20 }, (_, i) => jobs.enqueue('brittle', { note: `real ${i}` }, { id: uniqueId(`real-${i}`) })));
+    await handOver(0, handOffs);
+    await until(`${handOffs + 20} entries are dead-lettered`, async () => (await jobs.deadLetters.counts()).brittle?.['dead-lettered'] === handOffs + 20, 300_000);
+    await killIfRunning(worker);
+    worker = undefined;
+    // Hand-offs that reach the DLQ after its workers died: the server records them, no worker applies them.
+    await handOver(handOffs, handOffs + 100);
+    const total = handOffs + 120;
+
+    const listed = await jobctl('dlq', 'list', '--limit', '5', '--json');
+    assert.equal(listed.code, 0, listed.stderr);
+    const five = JSON.parse(listed.stdout) as { id: string }[];
+    assert.deepEqual(five.map((e) => e.id), ['handed-0', 'handed-1', 'handed-2', 'handed-3', 'handed-4'], 'the five oldest failures');
+    const groups = await jobctl('dlq', 'groups', '--json');
+    assert.equal(groups.code, 0, groups.stderr);
+    const byFingerprint = Object.fromEntries((JSON.parse(groups.stdout) as { fingerprint: string; count: number }[]).map((g) => [g.fingerprint, g.count]));
+    assert.equal(byFingerprint['f-gone'], handOffs + 100, 'the handed-off group, the 100 no worker applied included');
+    assert.deepEqual(Object.values(byFingerprint).sort((a, b) => a - b), [20, handOffs + 100], 'and one group of the 20 real failures');
+    const shown = await jobctl('dlq', 'show', real[7]!.id, '--json');
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match((JSON.parse(shown.stdout) as { error: { message: string } }).error.message, /brittle: real 7 broke on attempt 2/);
+    const stats = await jobctl('stats', '--json');
+    assert.equal(stats.code, 0, stats.stderr);
+    assert.equal((JSON.parse(stats.stdout) as { types: { deadLettered: number }[] }).types.reduce((n, t) => n + t.deadLettered, 0), total);
+    const ids = new Set<string>();
+    for await (const entry of jobs.deadLetters.entries({ type: 'brittle' })) ids.add(entry.id);
+    assert.equal(ids.size, total, 'every entry exactly once');
+    for (const id of [...real.map((j) => j.id), 'handed-0', `handed-${handOffs - 1}`, `handed-${handOffs + 99}`]) assert.ok(ids.has(id), id);
+    console.log(`      no worker: dlq list ${listed.ms} ms, groups ${groups.ms} ms, show ${shown.ms} ms, stats ${stats.ms} ms (jobctl processes, ${total} entries)`);
+
+    // The console's overview and dead-letter pages, on the same server.
+    consoleServer = await startConsole({ jobs, port: 0 });
+    for (const page of ['/', '/dead-letters', `/dead-letters/entry/${encodeURIComponent(real[3]!.id)}`]) {
+      const response = await fetch(`${consoleServer.url}${page}`);
+      assert.equal(response.status, 200, `${page}: ${response.status}`);
+      if (page.includes('real')) assert.match(await response.text(), /real 3 broke on attempt 2/);
+    }
+
+    const discard = await jobctl('dlq', 'discard', 'handed-1', '--reason', 'no worker');
+    assert.equal(discard.code, 1, discard.stdout + discard.stderr);
+    assert.match(discard.stderr, /no worker answers on the DLQ's task queue .*: nothing was changed; start a worker there/);
+    console.log(`      no worker: dlq discard refused in ${discard.ms} ms`);
+
+    worker = await startWorker();
+    const brittleGroup = Object.entries(byFingerprint).find(([, n]) => n === 20)![0];
+    const outcomes = [];
+    for await (const outcome of jobs.deadLetters.redriveAll({ type: 'brittle', fingerprint: brittleGroup }, { patch: { heal: true }, reason: 'healed' })) outcomes.push(outcome);
+    assert.equal(outcomes.filter((o) => 'runId' in o).length, 20, JSON.stringify(outcomes.filter((o) => !('runId' in o))));
+    for (const job of real) await jobs.result(job.id);
+    const counts = (await jobs.deadLetters.counts()).brittle!;
+    assert.deepEqual([counts['dead-lettered'], counts.redriven, counts.discarded], [handOffs + 100, 20, 0], 'the refused discard was never applied');
+    const entry = await jobs.deadLetters.show('handed-1');
+    assert.equal(entry.status, 'dead-lettered');
+  });
+});
