@@ -5,13 +5,12 @@
 // dead-letter-operations.ts) apply them here, so a read finds what the workflow holds, and also
 // the hand-offs a stopped worker has not applied yet. docs/guarantees.md says why not a query.
 import type { Client } from '@temporalio/client';
-import { optionalTsToMs } from '../shared/sdk-internals';
 import type { DeadLetterBatch, DeadLetterWorkflowInput, DiscardInput, RedriveInput, RedriveResult } from '../workflow/dead-letter';
 import { applyDeadLetter, type DeadLetterEntry, type DeadLetterInput, type DeadLetterState } from '../workflow/dead-letter-entries';
 import { completeRedrive, discardEntry, failRedrive, redriveFailureReason, redrivePayload, releaseStaleRedrives } from '../workflow/dead-letter-operations';
 import { unpackState } from '../workflow/packed-state';
 import { isMissingWorkflow } from './dead-letter-calls';
-import { decodeFailureMessages, decodePayload } from './decode';
+import { decodeFailureMessages, decodePayload, decodingOf, type PayloadDecoding } from './decode';
 import type { HistoryEvent } from './history';
 
 type Payloads = { payloads?: Parameters<typeof decodePayload>[1][] | null } | null | undefined;
@@ -20,6 +19,13 @@ type Payloads = { payloads?: Parameters<typeof decodePayload>[1][] | null } | nu
 interface PendingRedrive {
   entry: DeadLetterEntry;
   input: RedriveInput;
+}
+
+/** An event's time in ms: its seconds are a Long from the service, a number or string from JSON. */
+function eventTimeMs(event: HistoryEvent): number {
+  const seconds: unknown = event.eventTime?.seconds ?? 0;
+  const whole = typeof seconds === 'object' && seconds !== null && 'toNumber' in seconds ? (seconds as { toNumber(): number }).toNumber() : Number(seconds);
+  return whole * 1000 + Math.floor((event.eventTime?.nanos ?? 0) / 1e6);
 }
 
 /**
@@ -35,16 +41,21 @@ export async function readDeadLetterState(client: Client, workflowId: string): P
     if (isMissingWorkflow(err)) return undefined;
     throw err;
   }
+  return foldDeadLetterHistory(events, decodingOf(client));
+}
+
+/** The state one run's history of a DLQ workflow leads to (payloads decoded with `decoding`). */
+export async function foldDeadLetterHistory(events: readonly HistoryEvent[], decoding: PayloadDecoding): Promise<DeadLetterState> {
   const decode = async (from: Payloads, index = 0): Promise<unknown> => {
     const payload = from?.payloads?.[index];
-    return payload ? decodePayload(client, payload) : undefined;
+    return payload ? decodePayload(decoding, payload) : undefined;
   };
   const state: DeadLetterState = { entries: {} };
   const redrives = new Map<string, PendingRedrive>();
   // Workflow time, as the workflow stamps its audit records: the start of the task it runs in.
   let at = '';
   for (const event of events) {
-    if (event.workflowTaskStartedEventAttributes || at === '') at = new Date(optionalTsToMs(event.eventTime) ?? 0).toISOString();
+    if (event.workflowTaskStartedEventAttributes || at === '') at = new Date(eventTimeMs(event)).toISOString();
     const started = event.workflowExecutionStartedEventAttributes;
     if (started) {
       const input = (await decode(started.input, 0)) as DeadLetterWorkflowInput | undefined;
@@ -80,7 +91,7 @@ export async function readDeadLetterState(client: Client, workflowId: string): P
       redrives.delete(completed.meta?.updateId ?? '');
       const { entry, input } = pending;
       if (completed.outcome?.failure) {
-        await decodeFailureMessages(client, [completed.outcome.failure]);
+        await decodeFailureMessages(decoding, [completed.outcome.failure]);
         failRedrive(entry, redriveFailureReason(input.id, completed.outcome.failure.message ?? ''), input, at);
       } else {
         const { runId } = (await decode(completed.outcome?.success)) as RedriveResult;

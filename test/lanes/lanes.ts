@@ -30,7 +30,7 @@ export const lanes: Lane[] = [
       ...inFolder('activities', ['email', 'hand-off-batcher', 'payments', 'reports', 'retry-after', 'smtp-errors', 'smtp-tls', 'sync-source']),
       ...inFolder('bench', ['profile-summary', 'report']),
       ...inFolder('catalog', ['catalog', 'fairness', 'start-compat', 'unknown-keys']),
-      ...inFolder('client', ['cli-help', 'cli-windows', 'codec-server', 'dead-letter-calls', 'format', 'http-api-subset', 'job-list', 'progress', 'redrive-plan', 'validate']),
+      ...inFolder('client', ['cli-help', 'cli-windows', 'codec-server', 'dead-letter-calls', 'dead-letter-history', 'format', 'http-api-subset', 'job-list', 'progress', 'redrive-plan', 'validate']),
       ...inFolder('cluster', ['config']),
       ...inFolder('console', ['hosts', 'job-filters']),
       ...inFolder('db', ['database-errors', 'database', 'ledger']),
