@@ -14,12 +14,3 @@ export { defaultPayloadConverter } from '@temporalio/common/lib/converter/payloa
 // How the SDK's client encodes a start's search attributes and priority (jobctl's HTTP enqueue sends the same).
 export { encodeUnifiedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 export { compilePriority } from '@temporalio/common/lib/priority';
-/**
- * How long one activation may run in the workflow sandbox before the SDK stops it: the worker's
- * `isolateExecutionTimeout`, 5 s by default and not in the public `WorkerOptions` type. On Node 20
- * a stop in the middle of a large activation aborts the whole worker process ("async hook stack has
- * become corrupted", temporalio/sdk-typescript#939): a DLQ activation of a few thousand signals on a
- * loaded 2-core machine outran 5 s (three runs of the DLQ capacity test of four). 30 s still stops a
- * workflow stuck in a loop, and a slow activation is retried by the server's task timeout first.
- */
-export const sandboxTimeoutOption: { isolateExecutionTimeout: string } = { isolateExecutionTimeout: '30s' };

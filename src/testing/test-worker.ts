@@ -9,7 +9,7 @@ import type { Catalog } from '../catalog/catalog';
 import { planQueues } from '../catalog/task-queues';
 import { queueWorkerOptions, type CreateWorkerOptions } from '../worker/create-worker';
 import { applyRatePerKey } from '../worker/apply-rate-per-key';
-import { sandboxTimeoutOption } from '../shared/sdk-internals';
+import { sandboxTimeoutOption } from '../worker/sdk-worker-internals';
 
 const noop = () => {};
 /** A bundler logger that shows errors only. */

@@ -15,7 +15,7 @@ import { ConfigError, UnreachableError, describe } from '../shared/errors';
 import { assertNamespace } from './namespace-check';
 import { dataConverterFor } from '../shared/data-converter';
 import { ensureSearchAttributes } from '../shared/ensure-search-attributes';
-import { sandboxTimeoutOption } from '../shared/sdk-internals';
+import { sandboxTimeoutOption } from './sdk-worker-internals';
 import { connectionOptions } from '../shared/temporal-connection';
 import { heavyModulesIn } from './bundle-check';
 import { checkWorkflowExports } from './check-workflows';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { foldDeadLetterHistory } from '../../src/client/dead-letter-history';
+import { historyFromJSON } from '../../src/worker/sdk-worker-internals';
 import { repoRoot } from '../helpers/env';
 
 const decoding = { payloadCodecs: [], payloadConverter: defaultPayloadConverter };

@@ -50,9 +50,10 @@ describe('the package', () => {
     assert.ok(pkg.files?.includes('lint/workflow-rules.cjs'), 'shipped');
   });
 
-  it('imports SDK internals (@temporalio/*/lib/…) only through src/shared/sdk-internals.ts and, for the client\'s (which workflow code must not load), src/client/sdk-client-internals.ts', () => {
+  it('imports SDK internals (@temporalio/*/lib/…) only through src/shared/sdk-internals.ts and, for the client\'s and the worker\'s (which workflow code must not load), src/client/sdk-client-internals.ts and src/worker/sdk-worker-internals.ts', () => {
+    const internals = [path.join('shared', 'sdk-internals.ts'), path.join('client', 'sdk-client-internals.ts'), path.join('worker', 'sdk-worker-internals.ts')];
     const offenders = [...sourceFiles(path.join(repoRoot, 'src')), ...sourceFiles(path.join(repoRoot, 'test'))]
-      .filter((f) => !f.endsWith(path.join('shared', 'sdk-internals.ts')) && !f.endsWith(path.join('client', 'sdk-client-internals.ts')))
+      .filter((f) => !internals.some((own) => f.endsWith(own)))
       .filter((f) => /from '@temporalio\/[a-z-]+\/lib\//.test(readFileSync(f, 'utf8')));
     assert.deepEqual(offenders.map((f) => path.relative(repoRoot, f)), []);
   });

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { DefaultLogger } from '@temporalio/worker';
 import { noopMetricMeter } from '@temporalio/common';
-import { compileWorkerOptions } from '@temporalio/worker/lib/worker-options';
-import { sandboxTimeoutOption } from '../../src/shared/sdk-internals';
+import { compileWorkerOptions, sandboxTimeoutOption } from '../../src/worker/sdk-worker-internals';
 
 // The SDK reads the sandbox's timeout from an option its public type leaves out: this checks that
 // the SDK in use still takes it (an upgrade that drops it fails here, not in a loaded worker).
