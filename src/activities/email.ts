@@ -5,9 +5,11 @@ import path from 'node:path';
 import { rootCertificates } from 'node:tls';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
+import type { Kysely } from 'kysely';
+import { log } from '@temporalio/activity';
 import { SendEmailErrorType, sendEmailJob, type SendEmailResult } from '../jobs/send-email';
 import { sendEmailPayload } from '../jobs/payloads/send-email';
-import { describe, diskFullFailure, nonRetryable, writeFileAtomic } from '../activity';
+import { describe, diskFullFailure, nonRetryable, recordedResult, writeFileAtomic, type LedgerDatabase, type LedgerKey } from '../activity';
 import { whileHeartbeating } from '../activity';
 import { parseJobPayload } from '../activity';
 import { renderBody } from './email-templates';
@@ -30,6 +32,12 @@ export interface EmailDeps {
   smtpTimeoutMs?: number;
   /** How the mail server's TLS certificate is verified. @defaultValue Node's built-in CAs, verification on */
   tls?: SmtpTlsOptions;
+  /**
+   * The jobs database, whose ledger records each message the mail server accepted, so that a later
+   * attempt of the same job (its completion lost to a crash) sends nothing. @defaultValue none: such an attempt sends again
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any catalog's tables, the ledger among them
+  ledger?: Kysely<any>;
 }
 
 /** How the mail server's TLS certificate (STARTTLS or smtps://) is verified. */
@@ -48,7 +56,12 @@ export interface SendEmailInput {
   createdAt: string;
   /** The job's payload, validated again here because it crossed a process boundary. */
   payload: unknown;
+  /** The job execution (its first run ID), which the ledger keys a sent message by. Unset from workflows before 0.3: nothing is recorded. */
+  execution?: string;
 }
+
+/** The ledger step of a message the mail server accepted. */
+export const sentStep = 'send';
 
 /** The Message-ID for a job: stable across attempts, so a retried send is recognisably the same message. */
 export function messageIdFor(jobId: string): string {
@@ -145,14 +158,53 @@ export function createEmailActivities(deps: EmailDeps) {
     return { messageId: messageIdFor(input.jobId), transport: 'smtp', alreadySent: false };
   }
 
+  /**
+   * Over SMTP, a message the server accepted is recorded in the ledger at once; an attempt that
+   * finds it recorded (the one before accepted it, then its completion was lost) sends nothing.
+   */
+  async function sendOnce(smtpUrl: string, input: SendEmailInput, message: Mail.Options): Promise<SendEmailResult> {
+    const key = deps.ledger && input.execution ? { jobId: input.jobId, execution: input.execution, step: sentStep } : undefined;
+    if (key) {
+      const sent = await recordedResult<SendEmailResult>(deps.ledger!, key);
+      if (sent) return { ...sent, alreadySent: true };
+    }
+    const result = await whileHeartbeating((signal) => sendOverSmtp(smtpUrl, input, message, signal));
+    if (key) await recordSent(deps.ledger!, key, result);
+    return result;
+  }
+
   return {
     /** Sends one email; retried on the `send-email` schedule. Heartbeats while it waits, so a cancellation reaches it. */
     sendEmail: withRetrySchedule(sendEmailJob, 'send', async (input: SendEmailInput): Promise<SendEmailResult> => {
       const message = buildMessage(input);
       const { smtpUrl } = deps;
-      return smtpUrl ? whileHeartbeating((signal) => sendOverSmtp(smtpUrl, input, message, signal)) : writeToOutbox(input, message);
+      return smtpUrl ? sendOnce(smtpUrl, input, message) : writeToOutbox(input, message);
     }),
   };
+}
+
+/**
+ * Records a message the mail server accepted. Nothing undoes a sent message, so this is no
+ * transaction around the send: the row is written right after the server's reply. A failed write
+ * (the database down) is retried for about 3 s, then logged, and the attempt still succeeds: failing
+ * it would make its retry send again for sure, while only a crash before the completion reaches
+ * Temporal could now (docs/guarantees.md).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any catalog's tables, the ledger among them
+async function recordSent(db: Kysely<any>, key: LedgerKey, result: SendEmailResult): Promise<void> {
+  const row = { job_id: key.jobId, execution: key.execution, step: key.step, result: JSON.stringify(result), created_at: new Date().toISOString() };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await (db as Kysely<LedgerDatabase>).insertInto('ledger').values(row).onConflict((oc) => oc.doNothing()).execute();
+      return;
+    } catch (err) {
+      if (attempt >= 5) {
+        log.warn('email:unrecorded — the mail server accepted the message, but the ledger could not record it: should this attempt\'s completion be lost, its retry sends it again', { jobId: key.jobId, error: describe(err) });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -1,8 +1,12 @@
 // A redrive or a discard is an update, which only a worker applies: with none polling, the server
 // would hold it until one comes back (and apply it then, long after the operator was told it failed).
-// So before the first update, a query with a short deadline asks whether a worker answers.
+// So before the first update, a query with a short deadline asks whether a worker answers; one that
+// answers late but polled lately is busy, not gone. Within about 20 s of the last worker's crash the
+// two cannot be told apart, and the update is sent (docs/guarantees.md).
 import { isGrpcServiceError, type Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { ErrorType, JobsError } from '../shared/errors';
+import { optionalTsToMs } from '../shared/sdk-internals';
 import { deadLetterCountsQuery } from '../workflow/dead-letter';
 
 /** How long the probe waits for a worker's answer, in ms. */
@@ -10,6 +14,14 @@ export const workerProbeMs = 5000;
 
 /** How long an answer vouches for the DLQ's workers, in ms: a bulk operation probes once in that time. */
 const answerValidMs = 10_000;
+
+/**
+ * A worker that polled the queue this recently counts as alive, though slow to answer. The server
+ * refuses queries itself once it saw no poller for 20 s (matching.queryPollerUnavailableWindow).
+ */
+const livePollMs = 20_000;
+
+const { TaskQueueKind, TaskQueueType } = temporal.api.enums.v1;
 
 /** gRPC DEADLINE_EXCEEDED. */
 const GRPC_DEADLINE_EXCEEDED = 4;
@@ -45,10 +57,25 @@ export class DeadLetterWorkerCheck {
     } catch (err) {
       if (isNoPoller(err)) throw new DeadLetterNoWorkerError(this.taskQueue, 'the server saw no poller there lately', err);
       const code = isGrpcServiceError(err) ? err.code : isGrpcServiceError((err as { cause?: unknown })?.cause) ? (err as { cause: { code: number } }).cause.code : undefined;
-      if (code === GRPC_DEADLINE_EXCEEDED) throw new DeadLetterNoWorkerError(this.taskQueue, `none answered within ${workerProbeMs / 1000} s: stopped, crash-looping or overloaded`, err);
+      // No answer in time: a worker busy with a long workflow task (a storm's hand-offs) answers late
+      // but still polls; one that stopped polls no more. Only the latter is refused.
+      if (code === GRPC_DEADLINE_EXCEEDED && !(await this.polledLately())) {
+        throw new DeadLetterNoWorkerError(this.taskQueue, `none answered within ${workerProbeMs / 1000} s, and none polled in the last ${livePollMs / 1000} s: stopped or crash-looping`, err);
+      }
       // Anything else (a hand-over to the next run, a query an old worker lacks) is the update's to meet.
       return;
     }
     this.answeredAt = Date.now();
+  }
+
+  /** Whether a worker polled the DLQ's queue for workflow tasks within {@link livePollMs}. */
+  private async polledLately(): Promise<boolean> {
+    const { pollers } = await this.client.workflowService.describeTaskQueue({
+      namespace: this.client.options.namespace,
+      taskQueue: { name: this.taskQueue, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+      taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+    });
+    const now = Date.now();
+    return (pollers ?? []).some((p) => now - (optionalTsToMs(p.lastAccessTime) ?? 0) <= livePollMs);
   }
 }

@@ -28,7 +28,7 @@ export const worker = defineWorker({
       logger.warn('smtp:tls-unverified — SMTP_TLS_REJECT_UNAUTHORIZED=false: the mail server\'s certificate is not verified, so anyone on the path can read the mail and the SMTP password; trust its CA with SMTP_CA_FILE instead', { setting: 'SMTP_TLS_REJECT_UNAUTHORIZED' });
     }
     return createActivities({
-      email: { smtpUrl: settings.smtpUrl, outboxDir: settings.outboxDir, from: settings.emailFrom, tls: settings.smtpTls },
+      email: { smtpUrl: settings.smtpUrl, outboxDir: settings.outboxDir, from: settings.emailFrom, tls: settings.smtpTls, ledger: db },
       db: db as Db,
       reportsDir: settings.reportsDir,
       syncSourceUrl: settings.syncSourceUrl,

@@ -12,6 +12,8 @@ import { emailTemplateVariables } from '../../src/jobs/payloads/send-email';
 import { emailTemplates } from '../../src/activities/email-templates';
 import { ErrorType } from '../../src/shared/errors';
 import { startSmtpServer } from '../helpers/smtp';
+import { sqliteTestDb } from '../helpers/db';
+import { ledgerSteps } from '../../src/db/ledger';
 import { SendEmailErrorType } from '../../src/jobs/send-email';
 
 const payload = { to: 'ada@example.com', subject: 'Welcome', template: { name: 'welcome', vars: { name: 'Ada' } }, userId: 'u-7' };
@@ -73,6 +75,30 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
       assert.equal(err.nonRetryable, false);
       assert.equal(err.nextRetryDelay, '30s');
     } finally {
+      await smtp.close();
+    }
+  });
+
+  it('records a message the mail server accepted in the ledger: a later attempt of the same execution sends nothing, a redrive (a new execution) sends again', async () => {
+    const smtp = await startSmtpServer();
+    const testDb = await sqliteTestDb();
+    try {
+      const { sendEmail } = createEmailActivities({ smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test', ledger: testDb.db });
+      const once = { ...input('job-ledger'), execution: 'run-1' };
+      const first = (await mockEnv(1).run(sendEmail, once)) as SendEmailResult;
+      // The first attempt's completion was lost (a crash after the server's reply): Temporal runs it again.
+      const again = (await mockEnv(2).run(sendEmail, once)) as SendEmailResult;
+      assert.deepEqual([first.alreadySent, again.alreadySent], [false, true]);
+      assert.equal(again.messageId, messageIdFor('job-ledger'));
+      assert.equal(smtp.received.length, 1, 'one message sent');
+      assert.deepEqual(await ledgerSteps(testDb.db, 'job-ledger'), [{ execution: 'run-1', step: 'send' }]);
+      await mockEnv(1).run(sendEmail, { ...once, execution: 'run-2' });
+      assert.equal(smtp.received.length, 2, 'a redriven job sends its message again');
+      // A workflow from before the execution was passed records nothing, and sends as before.
+      await mockEnv(2).run(sendEmail, input('job-ledger'));
+      assert.equal(smtp.received.length, 3);
+    } finally {
+      await testDb.close();
       await smtp.close();
     }
   });

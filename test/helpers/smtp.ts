@@ -45,6 +45,12 @@ export interface TestSmtpOptions {
    * waits with the message unsent. `undefined` answers at once. @defaultValue never holds
    */
   holdData?: (attempt: number) => number | undefined;
+  /**
+   * Holds the server's reply to the message's final `.` on the Nth delivery attempt: the server has
+   * the message (it is in {@link TestSmtpServer.received}), but the client hears so only after this
+   * many ms (`Infinity`: until `release()`). `undefined` answers at once. @defaultValue never holds
+   */
+  holdReply?: (attempt: number) => number | undefined;
   /** Offer STARTTLS with this certificate and key (PEM). @defaultValue no STARTTLS */
   tls?: { cert: string; key: string };
 }
@@ -94,7 +100,8 @@ export async function startSmtpServer(respond: Responder = () => undefined, opti
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  const front = options.holdData ? await holdingFront(port, () => options.holdData!(attempts)) : undefined;
+  const hold = { data: () => options.holdData?.(attempts), reply: () => options.holdReply?.(attempts) };
+  const front = options.holdData || options.holdReply ? await holdingFront(port, hold) : undefined;
   return {
     url: `smtp://127.0.0.1:${front?.port ?? port}`,
     received,
@@ -110,11 +117,12 @@ export async function startSmtpServer(respond: Responder = () => undefined, opti
 }
 
 /**
- * The server's front door when it holds DATA: relays each connection to smtp-server, but keeps the
- * server's `354` reply (and whatever follows) from the client for as long as `holdFor()` says, so
- * that, to the client, the server is slow to start the DATA phase.
+ * The server's front door when it holds DATA or its reply: relays each connection to smtp-server,
+ * but keeps the server's `354` reply (and whatever follows) from the client for as long as
+ * `hold.data()` says, so that, to the client, the server is slow to start the DATA phase; or its
+ * reply to the message's final `.`, for as long as `hold.reply()` says.
  */
-async function holdingFront(serverPort: number, holdFor: () => number | undefined) {
+async function holdingFront(serverPort: number, hold: { data: () => number | undefined; reply: () => number | undefined }) {
   const held = new Set<() => void>();
   const sockets = new Set<net.Socket>();
   let abandoned = 0;
@@ -123,10 +131,14 @@ async function holdingFront(serverPort: number, holdFor: () => number | undefine
     sockets.add(client).add(upstream);
     let gate: Buffer[] | undefined;
     let release: (() => void) | undefined;
+    // Whether the client has sent a message's final "." and awaits the reply to it.
+    let ended = false;
     upstream.on('data', (chunk: Buffer) => {
       if (gate) return void gate.push(chunk);
+      const replyToEnd = ended && /^[245]\d\d[ -]/.test(chunk.toString('latin1'));
+      if (replyToEnd) ended = false;
       const at = chunk.toString('latin1').search(/(^|\r\n)354[ -]/);
-      const ms = at === -1 ? undefined : holdFor();
+      const ms = replyToEnd ? hold.reply() : at === -1 ? undefined : hold.data();
       if (ms === undefined) return void client.write(chunk);
       gate = [chunk];
       release = () => {
@@ -139,7 +151,12 @@ async function holdingFront(serverPort: number, holdFor: () => number | undefine
       held.add(release);
       if (Number.isFinite(ms)) setTimeout(() => release?.(), ms);
     });
-    client.on('data', (chunk: Buffer) => upstream.write(chunk));
+    let tail = '';
+    client.on('data', (chunk: Buffer) => {
+      tail = (tail + chunk.toString('latin1')).slice(-5);
+      if (tail === '\r\n.\r\n') ended = true;
+      upstream.write(chunk);
+    });
     const closeBoth = () => {
       if (release) {
         abandoned += 1;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { temporal as proto } from '@temporalio/proto';
 import { sendDeadLetters } from '../../src/activity/dead-letter';
 import { HandOffBatcher } from '../../src/activity/hand-off-batcher';
 import { deadLetterShardOf, deadLetterShardWorkflowId } from '../../src/catalog/dead-letter-shards';
@@ -111,6 +112,12 @@ describe(`the DLQ with every worker down: ${handOffs} failures (real dev server,
       if (page.includes('real')) assert.match(await response.text(), /real 3 broke on attempt 2/);
     }
 
+    // Until a stopped worker's last poll is 20 s old, it cannot be told from a busy one (the discard
+    // would then be sent, and held by the server for a worker): wait for that, as an operator would.
+    await until('no worker polled the DLQ\'s queue in the last 20 s', async () => {
+      const { pollers } = await jobs.temporal.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: taskQueue }, taskQueueType: proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW });
+      return (pollers ?? []).every((p) => Date.now() - Number(p.lastAccessTime?.seconds ?? 0) * 1000 > 21_000);
+    });
     const discard = await jobctl('dlq', 'discard', 'handed-1', '--reason', 'no worker');
     assert.equal(discard.code, 1, discard.stdout + discard.stderr);
     assert.match(discard.stderr, /no worker answers on the DLQ's task queue .*: nothing was changed; start a worker there/);

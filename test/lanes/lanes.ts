@@ -56,6 +56,7 @@ export const lanes: Lane[] = [
         'concurrency-limit',
         'dashboard-queries',
         'dlq-without-workers',
+        'email-once',
         'fairness',
         'metrics',
         'own-queues',
