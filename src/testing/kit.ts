@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Runtime, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Runtime, type Logger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Catalog, PayloadSchemas } from '../catalog/catalog';
@@ -18,6 +18,7 @@ import { describe } from '../shared/errors';
 import type { ActivityContext, DatabaseDefinition } from '../worker/define-worker';
 import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
 import { startDevServerEnv, startTimeSkippingEnv, type TestEnvOptions } from './environment';
+import { installKitRuntime } from './kit-runtime';
 import { bundleJobWorkflows, createJobTestWorker } from './test-worker';
 
 /** Options of {@link startJobTestKit}: what a worker definition holds, and which server. */
@@ -34,6 +35,12 @@ export interface JobTestKitOptions<S extends PayloadSchemas> extends TestEnvOpti
   activities?: object | ((context: ActivityContext) => object | Promise<object>);
   /** A jobs database (a fresh SQLite file, migrated with the ledger and these migrations), for activities that call `runOnce`. @defaultValue none */
   database?: DatabaseDefinition;
+  /**
+   * Where the kit's worker and servers log (the SDK's `Logger`, e.g. `new DefaultLogger('INFO', (entry) => …)`).
+   * The runtime is installed once per process: a runtime installed before the first kit is kept and
+   * this is ignored. @defaultValue the console, at warn or LOG_LEVEL
+   */
+  logger?: Logger;
   /**
    * `time-skipping`: timers and retry delays pass at once (Temporal's test server). `dev-server`: a
    * real local server, needed for updates (a DLQ redrive or discard) and visibility (`list`).
@@ -61,7 +68,10 @@ export interface JobTestKit<S extends PayloadSchemas> {
   /** The jobs database, when the options declare one. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
   db?: Kysely<any>;
-  /** Makes the first attempts of an activity fail, for every job from now on, e.g. to reach a retry or the DLQ; `{ attempts: 0 }` stops it. */
+  /**
+   * From now on, the first `attempts` attempts of the activity `name` fail, in every job that runs it
+   * (not only the next one), e.g. to reach a retry or the DLQ; `{ attempts: 0 }` stops it.
+   */
   failActivity(name: string, failure?: InjectedFailure): void;
   /** Enqueues a job, waits until it closes (completed, failed and dead-lettered, or cancelled), and returns its record. */
   runJob<T extends keyof S & string>(type: T, payload: z.input<S[T]>, options?: EnqueueOptions): Promise<JobRecord>;
@@ -81,6 +91,7 @@ export interface JobTestKit<S extends PayloadSchemas> {
  * provisioned the way `npm test` does.
  */
 export async function startJobTestKit<S extends PayloadSchemas>(options: JobTestKitOptions<S>): Promise<JobTestKit<S>> {
+  installKitRuntime(options.logger);
   const env = options.server === 'dev-server' ? await startDevServerEnv(options) : await startTimeSkippingEnv(options);
   const taskQueue = `test-${randomUUID()}`;
   let dir: string | undefined;

@@ -75,7 +75,7 @@ export const lanes: Lane[] = [
     files: [
       ...inFolder('activities', ['disk-full', 'interceptors', 'payments-outage']),
       ...inFolder('shared', ['redaction']),
-      ...inFolder('testing', ['kit']),
+      ...inFolder('testing', ['kit-logs', 'kit']),
       ...inFolder('worker', ['create-worker']),
       ...inFolder('workflows', ['concurrency-limiter', 'config-wait', 'dead-letter-capacity', 'dead-letter', 'debounce', 'dedupe', 'generate-report', 'noop', 'process-payment', 'send-email', 'sync-data']),
     ],
