@@ -22,7 +22,7 @@ export function deadLetterWorkflowId(taskQueue: string, jobType: string): string
 
 /**
  * The message of a failure with what varies between occurrences of the same fault (numbers, IDs,
- * quoted values, addresses) replaced by placeholders, so that a thousand jobs failing for one
+ * quoted values, quotes inside them included, addresses) replaced by placeholders, so that a thousand jobs failing for one
  * reason share one fingerprint.
  */
 export function normaliseFailureMessage(message: string): string {
@@ -30,7 +30,9 @@ export function normaliseFailureMessage(message: string): string {
     .toLowerCase()
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
     .replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '<email>')
-    .replace(/"[^"]*"|'[^']*'/g, '<str>')
+    // A quoted value may hold quotes: escaped (`"say \"hi\""`, as JSON writes it), or, in single
+    // quotes, an apostrophe inside a word (`'O'Brien'`).
+    .replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.|'(?=\w))*'/g, '<str>')
     .replace(/\b0x[0-9a-f]+\b|\b[0-9a-f]{16,}\b/g, '<hex>')
     .replace(/\d+(\.\d+)?/g, '<n>')
     .replace(/\s+/g, ' ')

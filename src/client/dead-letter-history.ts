@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import type { DeadLetterBatch, DeadLetterWorkflowInput, DiscardInput, RedriveInput, RedriveResult } from '../workflow/dead-letter';
 import { applyDeadLetter, type DeadLetterEntry, type DeadLetterInput, type DeadLetterState } from '../workflow/dead-letter-entries';
-import { completeRedrive, discardEntry, failRedrive, redriveFailureReason, redrivePayload, releaseStaleRedrives } from '../workflow/dead-letter-operations';
+import { completeRedrive, discardEntry, failRedrive, redriveFailureReason, releaseStaleRedrives } from '../workflow/dead-letter-operations';
 import { unpackState } from '../workflow/packed-state';
 import { isMissingWorkflow } from './dead-letter-calls';
 import { decodeFailureMessages, decodePayload, decodingOf, type PayloadDecoding } from './decode';
@@ -95,7 +95,7 @@ export async function foldDeadLetterHistory(events: readonly HistoryEvent[], dec
         failRedrive(entry, redriveFailureReason(input.id, completed.outcome.failure.message ?? ''), input, at);
       } else {
         const { runId } = (await decode(completed.outcome?.success)) as RedriveResult;
-        completeRedrive(state, entry, { ...input, payload: redrivePayload(entry, input.patch), runId }, at);
+        completeRedrive(state, entry, { ...input, runId }, at);
       }
     }
   }

@@ -4,6 +4,7 @@
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
+import { redrivePayload } from '../workflow/dead-letter-operations';
 import type { ConsoleDeps, ConsoleEnv } from './context';
 import { auditTable, errorText, groupHref, jobHref, payloadBlock } from './dead-letter-views';
 import { frameOf } from './frame';
@@ -25,8 +26,17 @@ function entryRecord(user: ConsoleUser, e: DeadLetterEntry): Markup {
 <dt>First failed</dt><dd>${time(e.firstFailedAt)}</dd>
 <dt>Last failed</dt><dd>${time(e.lastFailedAt)} (run <code>${e.lastRunId}</code>)</dd>
 </dl>
-<h2>Payload</h2>${payloadBlock(user, e.payload)}
+${payloadSection(user, e)}
 <h2>Audit trail</h2>${auditTable(user, e.audit)}`;
+}
+
+/** The payload; for an entry redriven with a patch, the payload it failed with, the patch, and what the redrive started. */
+function payloadSection(user: ConsoleUser, e: DeadLetterEntry): Markup {
+  const patched = e.status === 'redriven' ? [...e.audit].reverse().find((r) => r.action === 'redrive' && r.result.startsWith('started run ') && r.patch !== undefined) : undefined;
+  if (!patched) return html`<h2>Payload</h2>${payloadBlock(user, e.payload)}`;
+  return html`<h2>Payload it failed with</h2>${payloadBlock(user, e.payload, 'Payload it failed with')}
+<h2>Patch of its redrive</h2>${payloadBlock(user, patched.patch, 'Patch of its redrive')}
+<h2>Payload its redrive started</h2>${payloadBlock(user, redrivePayload(e, patched.patch), 'Payload its redrive started')}`;
 }
 
 function entryActions(csrf: string, e: DeadLetterEntry, back: string): Markup {

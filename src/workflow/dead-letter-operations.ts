@@ -31,13 +31,14 @@ export function redrivePayload(entry: DeadLetterEntry, patch: unknown): unknown 
 }
 
 /**
- * Records a redrive that started run `runId`: the entry is `redriven` with the payload it started
- * with, unless the restarted job already failed again and its new entry replaced this one (which
- * then keeps the record).
+ * Records a redrive that started run `runId`: the entry is `redriven`, and keeps the payload it
+ * failed with (the audit record has the patch, if any: {@link redrivePayload} of the two is what the
+ * redrive started), unless the restarted job already failed again and its new entry replaced this
+ * one (which then keeps the record). Entries redriven before 0.3 hold the patched payload instead.
  */
-export function completeRedrive(state: DeadLetterState, entry: DeadLetterEntry, input: Operator & { patch?: unknown; payload: unknown; runId: string }, at: string): void {
+export function completeRedrive(state: DeadLetterState, entry: DeadLetterEntry, input: Operator & { patch?: unknown; runId: string }, at: string): void {
   const current = state.entries[entry.id] ?? entry;
-  if (current === entry) Object.assign(entry, { status: 'redriven', payload: input.payload });
+  if (current === entry) entry.status = 'redriven';
   const record: AuditRecord = { at, action: 'redrive', result: `started run ${input.runId}`, detail: input.reason };
   if (input.patch !== undefined) record.patch = input.patch;
   current.audit = appendAudit(current.audit, actedBy(record, input.by));

@@ -152,7 +152,7 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
         // The failed run's trace context, so that the new run is linked to it (an activity's input: no command changes).
         const traced = entry.traceContext ? { traceContext: entry.traceContext } : {};
         const { runId } = await restartJob(patch === undefined ? { type: entry.type, id, payload, ...traced } : { type: entry.type, id, payload, unpatched: entry.payload, ...traced });
-        completeRedrive(state, entry, { patch, payload, runId, reason, by }, now());
+        completeRedrive(state, entry, { patch, runId, reason, by }, now());
         log.info('job:redriven', { jobId: id, jobType: entry.type, workflowId: id, runId, attempts: entry.attempts, patched: patch !== undefined, reason });
         countJob(jobMetrics.redriven, entry.type);
         return { id, runId };

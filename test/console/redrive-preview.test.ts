@@ -139,6 +139,13 @@ describe('console: redrive preview and patch editor (real dev server, Chromium)'
       const redriven = await t.jobs.deadLetters.show(id);
       assert.equal(redriven.status, 'redriven');
       assert.deepEqual(redriven.audit.at(-1), { ...redriven.audit.at(-1), action: 'redrive', by: operator.name, detail: 'typo in account', patch: { toAccount: 'bob' } });
+      // The entry keeps the payload it failed with; its page shows that, the patch, and what the redrive started.
+      assert.equal((redriven.payload as { toAccount: string }).toAccount, 'nobody-patch');
+      await page.goto(`${t.console.url}/dead-letters/entry/${encodeURIComponent(id)}`);
+      const block = async (label: string) => JSON.parse((await page.getByLabel(label, { exact: true }).textContent()) ?? '') as Record<string, unknown>;
+      assert.equal((await block('Payload it failed with')).toAccount, 'nobody-patch');
+      assert.deepEqual(await block('Patch of its redrive'), { toAccount: 'bob' });
+      assert.equal((await block('Payload its redrive started')).toAccount, 'bob');
     } finally {
       await context.close();
     }

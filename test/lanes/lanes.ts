@@ -29,7 +29,7 @@ export const lanes: Lane[] = [
     files: [
       ...inFolder('activities', ['email', 'hand-off-batcher', 'payments', 'reports', 'retry-after', 'smtp-errors', 'smtp-tls', 'sync-source']),
       ...inFolder('bench', ['profile-summary', 'report']),
-      ...inFolder('catalog', ['catalog', 'fairness', 'start-compat', 'unknown-keys']),
+      ...inFolder('catalog', ['catalog', 'failure-fingerprint', 'fairness', 'start-compat', 'unknown-keys']),
       ...inFolder('client', ['cli-help', 'cli-windows', 'codec-server', 'dead-letter-calls', 'dead-letter-history', 'format', 'http-api-subset', 'job-list', 'progress', 'redrive-plan', 'validate']),
       ...inFolder('cluster', ['config']),
       ...inFolder('console', ['hosts', 'job-filters']),
