@@ -5,6 +5,12 @@
 (function () {
   'use strict';
 
+  // Times in the console are UTC, 24-hour, as in its tables: the charts' axis says so, and their
+  // legend holds the series' names only (a live legend showed "Time: --" until hovered).
+  function utcTime(seconds) { return new Date(seconds * 1000).toISOString().slice(11, 16); }
+  var timeAxis = { label: 'UTC', values: function (u, splits) { return splits.map(utcTime); } };
+  var timeSeries = { label: 'UTC', value: function (u, v) { return v == null ? '' : utcTime(v); } };
+
   function drawChart(el) {
     if (typeof uPlot === 'undefined' || el.dataset.drawn === '1') return;
     el.dataset.drawn = '1';
@@ -16,10 +22,10 @@
         var data;
         if (el.dataset.chart === 'failure-rate') {
           var rate = d.failed.map(function (f, i) { var all = f + d.completed[i]; return all === 0 ? null : (100 * f) / all; });
-          options = { width: width, height: 200, series: [{}, { label: 'failure rate %', stroke: '#b3261e', width: 2 }], axes: [{}, { label: '%' }], scales: { y: { range: [0, 100] } } };
+          options = { width: width, height: 200, legend: { live: false }, series: [timeSeries, { label: 'failure rate %', stroke: '#b3261e', width: 2 }], axes: [timeAxis, { label: '%' }], scales: { y: { range: [0, 100] } } };
           data = [d.at, rate];
         } else {
-          options = { width: width, height: 200, series: [{}, { label: 'completed', stroke: '#1b6e3a', width: 2 }, { label: 'failed', stroke: '#b3261e', width: 2 }], axes: [{}, { label: 'jobs / 5 min' }] };
+          options = { width: width, height: 200, legend: { live: false }, series: [timeSeries, { label: 'completed', stroke: '#1b6e3a', width: 2 }, { label: 'failed', stroke: '#b3261e', width: 2 }], axes: [timeAxis, { label: 'jobs / 5 min' }] };
           data = [d.at, d.completed, d.failed];
         }
         el.textContent = '';

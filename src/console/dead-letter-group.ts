@@ -19,7 +19,7 @@ function groupActions(csrf: string, selection: ConsoleSelection, count: number, 
   const hidden = html`${selectionInputs(selection)}<input type="hidden" name="back" value="${back}">`;
   return html`<section aria-labelledby="act-h"><h2 id="act-h">Act on this group</h2>
 <p><a href="/dead-letters/preview?${selectionQuery(selection)}">Preview a redrive of all ${count}</a>: what the ledger recorded for each job, and a patch editor.</p>
-${actionForm('/dead-letters/canary', csrf, html`${hidden}<button type="submit">Redrive one first (canary)</button> <span class="meta">Redrives the oldest entry and shows its outcome; then offers the rest.</span>`, { className: 'canary' })}
+<p><a href="/dead-letters/preview?${selectionQuery(selection)}#act-h">Redrive one first (canary)</a>: from the preview, as every redrive, with a patch and a reason if need be; it redrives the oldest entry and shows its outcome, then offers the rest.</p>
 <form method="get" action="/dead-letters/preview" class="filters selection">${selectionInputs({ type: selection.type, fingerprint: selection.fingerprint })}
 <div><label for="failedAfter">Failed after (UTC)</label><input id="failedAfter" name="failedAfter" placeholder="2026-12-01T10:00:00Z"></div>
 <div><label for="failedBefore">Failed before (UTC)</label><input id="failedBefore" name="failedBefore" placeholder="2026-12-01T12:00:00Z"></div>

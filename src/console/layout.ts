@@ -77,9 +77,9 @@ export function actionForm(action: string, csrf: string, body: Markup, attrs: { 
   return html`<form method="post" action="${action}"${attrs.className ? html` class="${attrs.className}"` : ''}${attrs.confirm ? html` data-confirm="${attrs.confirm}"` : ''}><input type="hidden" name="_csrf" value="${csrf}">${body}</form>`;
 }
 
-/** An ISO time as a `<time>` element (shown as is; console.js turns it into the reader's local time). */
+/** An ISO time as a `<time>` element, in the console's one format: UTC, 24-hour (as its charts). */
 export function time(iso: string | undefined): Markup {
-  return iso ? html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</time>` : html`–`;
+  return iso ? html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC')}</time>` : html`–`;
 }
 
 /** A notice above a page's content. */

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { ConsoleDeps, ConsoleEnv } from './context';
 import { frameOf } from './frame';
-import { live, page } from './layout';
+import { live, page, time } from './layout';
 import { readOverview, type Overview } from './overview-data';
 
 const cacheMs = 3000;
@@ -13,7 +13,8 @@ function overviewBody(o: Overview) {
   const rate = (failed: number, completed: number) => (failed + completed === 0 ? '–' : `${((100 * failed) / (failed + completed)).toFixed(1)}%`);
   return html`
 <section aria-labelledby="types-h"><h2 id="types-h">Job types</h2>
-<table><thead><tr><th scope="col">Type</th><th scope="col">Task queue</th><th scope="col">Scheduled</th><th scope="col">Running</th><th scope="col">Completed (1 h)</th><th scope="col">Failed (1 h)</th><th scope="col">Dead letters</th></tr></thead>
+<table><caption>Jobs now scheduled and running; <em>runs</em> that closed in the last hour (a job retried by redrive counts once per run); entries now in the DLQ. The lists they open show each job once, in its latest state, at any time.</caption>
+<thead><tr><th scope="col">Type</th><th scope="col">Task queue</th><th scope="col">Scheduled</th><th scope="col">Running</th><th scope="col">Runs completed (1 h)</th><th scope="col">Runs failed (1 h)</th><th scope="col">Dead letters</th></tr></thead>
 <tbody>${o.types.map((t) => html`<tr>
 <th scope="row"><a href="/jobs?type=${encodeURIComponent(t.type)}">${t.type}</a></th><td>${t.taskQueue}</td><td>${t.scheduled}</td><td>${t.running}</td><td>${t.completedLastHour}</td>
 <td>${t.failedLastHour > 0 ? html`<a href="/jobs?type=${encodeURIComponent(t.type)}&amp;status=failed">${t.failedLastHour}</a>` : '0'}</td>
@@ -24,12 +25,12 @@ function overviewBody(o: Overview) {
 <tbody>${o.queues.flatMap((q) => q.sides.map((s) => html`<tr${s.pollers === 0 ? html` class="warn"` : ''}><th scope="row">${q.taskQueue}</th><td>${s.queueType}</td><td>${s.count}</td><td>${s.count > 0 ? `${s.ageSeconds.toFixed(1)} s` : '–'}</td><td>${s.pollers === 0 ? 'none' : s.pollers}</td></tr>`))}</tbody></table>
 </section>
 <section aria-labelledby="hour-h"><h2 id="hour-h">The last hour</h2>
-<table class="compact"><caption>Jobs closed per 5 minutes</caption><thead><tr><th scope="col">From</th>${o.throughput.at.map((t) => html`<th scope="col">${new Date(t * 1000).toISOString().slice(11, 16)}</th>`)}</tr></thead>
+<table class="compact"><caption>Runs closed per 5 minutes</caption><thead><tr><th scope="col">From (UTC)</th>${o.throughput.at.map((t) => html`<th scope="col">${new Date(t * 1000).toISOString().slice(11, 16)}</th>`)}</tr></thead>
 <tbody><tr><th scope="row">Completed</th>${o.throughput.completed.map((n) => html`<td>${n}</td>`)}</tr>
 <tr><th scope="row">Failed</th>${o.throughput.failed.map((n) => html`<td>${n}</td>`)}</tr>
 <tr><th scope="row">Failure rate</th>${o.throughput.failed.map((f, i) => html`<td>${rate(f, o.throughput.completed[i]!)}</td>`)}</tr></tbody></table>
 </section>
-<p class="meta">Read at ${o.at}; refreshes every 5 s.</p>`;
+<p class="meta">Read at ${time(o.at)}; refreshes every 5 s.</p>`;
 }
 
 /** `GET /` and `GET /overview/throughput.json`. */

@@ -26,6 +26,9 @@ describe('console: canary redrive and bulk tasks (real dev server, Chromium)', f
     await createAccount(t.testDb.db, { id: 'dave', currency: 'EUR' });
     const { context, page } = await signIn(t.browser, t.console.url, operator.name, operator.password);
     await page.goto(url(`/dead-letters/process-payment/${fingerprint}`));
+    // The group's canary goes through the preview, as every redrive does.
+    await page.getByRole('link', { name: 'Redrive one first (canary)' }).click();
+    await page.waitForURL(/\/dead-letters\/preview\?/);
     await page.getByRole('button', { name: 'Redrive one first (canary)' }).click();
     // The status region refreshes itself until the job ends; one notice at a time (the outcome).
     await page.locator('.canary-status[data-status="completed"]').waitFor({ timeout: 30_000 });

@@ -25,6 +25,17 @@ describe('console: the overview (real dev server, Chromium)', function () {
       await noop.waitFor();
       console.log(await noop.textContent());
       await page.locator('[data-chart="throughput"] canvas').waitFor({ timeout: 10_000 });
+      // One time format: the charts' time axis and the tables are UTC, 24-hour; no legend reads "--".
+      const legends = await page.locator('.u-legend').allTextContents();
+      assert.ok(legends.length >= 1 && legends.every((l) => !l.includes('--')), JSON.stringify(legends));
+      assert.ok(legends.some((l) => l.includes('completed') && l.includes('failed')), JSON.stringify(legends));
+      const from = await page.getByRole('columnheader', { name: 'From (UTC)' }).count();
+      assert.equal(from, 1);
+      const slots = (await page.locator('table.compact thead th').allTextContents()).slice(1);
+      assert.ok(slots.length === 12 && slots.every((s) => /^([01]\d|2[0-3]):[0-5]\d$/.test(s)), JSON.stringify(slots));
+      assert.match((await page.locator('p.meta time').first().textContent()) ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+      assert.match((await noop.textContent()) ?? '', /noop/);
+      assert.equal(await page.getByRole('columnheader', { name: 'Runs failed (1 h)' }).count(), 1, 'the label says runs are counted');
       await page.screenshot({ path: 'test-artifacts/console-overview.png', fullPage: true });
       assert.deepEqual(errors, []);
     } finally {
