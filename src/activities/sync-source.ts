@@ -30,6 +30,8 @@ export interface SyncPageInput {
   cursor: string | null;
   /** Records to ask for. */
   pageSize: number;
+  /** The payload's `sourceToken`, sent as a bearer token. Unset: SYNC_SOURCE_URL's credentials, if any. */
+  sourceToken?: string;
 }
 
 /** What one page did. */
@@ -63,6 +65,7 @@ const pageInput = z.object({
   source: syncDataPayload.shape.source,
   cursor: z.string().min(1).nullable(),
   pageSize: syncPageSize,
+  sourceToken: syncDataPayload.shape.sourceToken,
 });
 
 /** The ledger step of the page that starts at `cursor`; prefixed so that no cursor can collide with `start`. */
@@ -90,6 +93,7 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
       url.username = '';
       url.password = '';
     }
+    if (input.sourceToken) headers.authorization = `Bearer ${input.sourceToken}`;
     url.searchParams.set('source', input.source);
     if (input.cursor !== null) url.searchParams.set('cursor', input.cursor);
     url.searchParams.set('limit', String(input.pageSize));

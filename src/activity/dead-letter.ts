@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { Catalog } from '../catalog/catalog';
 import { readCreatedAt } from '../catalog/created-at';
 import { deadLetterWorkflowId, normaliseFailureMessage } from '../catalog/dead-letter';
+import { scrubSensitive } from '../catalog/sensitive';
 import { deadLetterShardOf, deadLetterShardWorkflowId } from '../catalog/dead-letter-shards';
 import { startJob } from '../catalog/start-job';
 import { previousPriority } from '../catalog/previous-priority';
@@ -117,6 +118,9 @@ export function createDeadLetterActivities({ client, taskQueue, catalog, handOff
      * beforehand. Retried until it succeeds; the DLQ ignores a repeat of the same run.
      */
     handOffToDeadLetter: (input: HandOffInput): Promise<HandOffResult> => cancellable(async () => {
+      // A message that quotes a sensitive value keeps the mask instead (so does the fingerprint).
+      const sensitive = catalog.definition(input.type)?.sensitive;
+      const error = { ...input.error, message: scrubSensitive(input.error.message, input.payload, sensitive) };
       const entry: DeadLetterInput = {
         id: input.id,
         type: input.type,
@@ -124,8 +128,9 @@ export function createDeadLetterActivities({ client, taskQueue, catalog, handOff
         payload: input.payload,
         attempts: await attemptsOf(input),
         failedAt: new Date().toISOString(),
-        error: input.error,
-        ...failureFingerprint(input.error),
+        error,
+        ...failureFingerprint(error),
+        ...(sensitive?.length ? { sensitive: [...sensitive] } : {}),
       };
       const createdAt = input.createdAt ?? (await readCreatedAt(client, input.id).then((d) => d.toISOString(), () => undefined));
       if (createdAt) entry.createdAt = createdAt;

@@ -1,6 +1,7 @@
 // Activity interceptors: the cross-cutting part of every attempt — the job's ID and type on each
 // log line, failed-attempt and attempts metrics, and the diagnosis of an attempt whose worker
 // stopped answering — in one place instead of in each activity.
+import { scrubSensitive } from '../catalog/sensitive';
 import type { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptors, ActivityInterceptorsFactory, Next } from '@temporalio/worker';
@@ -20,8 +21,8 @@ const diagnosisTimeoutMs = 2000;
  */
 export function jobActivityInterceptors(catalog: Pick<Catalog, 'byWorkflowType'>, options: JobActivityInterceptorsOptions = {}): ActivityInterceptorsFactory {
   return (ctx) => {
-    const jobType = catalog.byWorkflowType(ctx.info.workflowType ?? '')?.type;
-    return jobType ? attemptInterceptors(ctx, jobType, options.taskQueue) : {};
+    const definition = catalog.byWorkflowType(ctx.info.workflowType ?? '');
+    return definition ? attemptInterceptors(ctx, definition.type, options.taskQueue, definition.sensitive) : {};
   };
 }
 
@@ -34,7 +35,20 @@ export interface JobActivityInterceptorsOptions {
   taskQueue?: string;
 }
 
-function attemptInterceptors(ctx: Context, jobType: string, taskQueue: string | undefined): ActivityInterceptors {
+/**
+ * Replaces, in an attempt's error and its causes, every sensitive value of the job's payload that
+ * the message quotes (a source that echoes the token it refused): the message goes to logs, to the
+ * job's history and to its DLQ entry. The activity's input holds the payload (`{ payload }`), or
+ * the fields themselves.
+ */
+function scrubAttemptError(err: unknown, input: ActivityExecuteInput, sensitive: readonly string[] | undefined): void {
+  if (!sensitive?.length) return;
+  const arg = input.args[0] as { payload?: unknown } | undefined;
+  const source = arg && typeof arg === 'object' && 'payload' in arg ? arg.payload : arg;
+  for (let e: unknown = err; e instanceof Error; e = e.cause) e.message = scrubSensitive(e.message, source, sensitive);
+}
+
+function attemptInterceptors(ctx: Context, jobType: string, taskQueue: string | undefined, sensitive: readonly string[] | undefined): ActivityInterceptors {
   let previousAttempt: StallReason | undefined;
   const inbound: ActivityInboundCallsInterceptor = {
     async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
@@ -52,6 +66,7 @@ function attemptInterceptors(ctx: Context, jobType: string, taskQueue: string | 
         recordAttempts(ctx, jobType, 'completed');
         return result;
       } catch (err) {
+        scrubAttemptError(err, input, sensitive);
         // A shutdown is not the attempt's failure: it is reported as such, and the next attempt
         // counts it as a stall (as it does timeouts, which this worker never sees).
         if (isWorkerShutdown(ctx)) throw workerShutdownFailure(attempt, err);

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { JobDefinition } from './define-job';
 import { CatalogError } from './catalog-error';
 import { presetProblems, type CatalogProblem } from './preset-problems';
+import { sensitiveProblems } from './sensitive';
 import { limitProblems, type JobLimits } from './job-limits';
 import { planQueues } from './task-queues';
 import { ratePerKeyProblems } from './rate-per-key';
@@ -122,6 +123,7 @@ function catalogProblems(definitions: readonly AnyJobDefinition[], payloads: Pay
     problems.push(...presetProblems(d, at));
     problems.push(...ratePerKeyProblems(d, at));
     problems.push(...limitProblems(d.limits as JobLimits | undefined, at));
+    problems.push(...sensitiveProblems(d.sensitive, topLevelKeys(payloads[d.type]), at));
     if (!Object.prototype.hasOwnProperty.call(payloads, d.type)) problems.push({ path: `payloads.${d.type}`, message: 'is missing: every job type needs its payload schema' });
     if (d.queue && (typeof d.queue.name !== 'string' || !/^[\w.-]{1,64}$/.test(d.queue.name))) {
       problems.push({ path: `${at}.queue.name`, message: 'must be 1 to 64 characters of A-Z, a-z, 0-9, _ . -' });
@@ -136,4 +138,10 @@ function catalogProblems(definitions: readonly AnyJobDefinition[], payloads: Pay
     problems.push({ path: 'jobs.queue', message: err instanceof Error ? err.message : String(err) });
   }
   return problems;
+}
+
+/** The top-level field names of an object schema (zod's `shape`), or undefined for another schema. */
+function topLevelKeys(schema: unknown): string[] | undefined {
+  const shape = (schema as { shape?: unknown } | undefined)?.shape;
+  return shape && typeof shape === 'object' ? Object.keys(shape) : undefined;
 }

@@ -78,8 +78,15 @@ export interface JobDefinition<TPayload = unknown, TType extends string = string
    * same business operation twice runs it once. @defaultValue `<type>-<random UUID>`
    */
   idempotencyKey?(payload: TPayload): string;
-  /** A one-line summary shown in the Temporal Web UI, e.g. `send-email to ada@…`. @defaultValue the type */
+  /** A one-line summary shown in the Temporal Web UI, e.g. `send-email to ada@…`; given the payload with its {@link sensitive} fields masked. @defaultValue the type */
   summary?(payload: TPayload): string;
+  /**
+   * Payload fields never shown: paths such as `token` or `auth.secret` (through an array, each
+   * element's). jobctl, the console, job records, DLQ entries, audit records and failure messages
+   * show them as `[sensitive]`; the job's own code gets the value. With ENCRYPTION_KEYS they are
+   * encrypted at rest, as every payload is. @defaultValue none
+   */
+  sensitive?: readonly string[];
   /**
    * The job's fairness key and weight, derived from the payload, so that one tenant's flood does
    * not hold back the others' jobs: e.g. `sync-data` by `source`, `send-email` by recipient

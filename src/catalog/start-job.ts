@@ -9,6 +9,7 @@ import { jobTypeSearchAttribute } from './job-type-attribute';
 import { taskQueueFor } from './task-queues';
 import { jobPauseMemoKey, type JobPause } from './job-pause';
 import { payloadHash } from '../shared/payload-hash';
+import { maskSensitive, sensitiveMemoKey } from './sensitive';
 
 export { jobTypeSearchAttribute };
 
@@ -68,9 +69,15 @@ export function jobStartOptions(input: JobStartInput): {
     workflowType: definition.workflowType,
     taskQueue: taskQueueFor(input.taskQueue, definition),
     args: [input.payload],
-    memo: { [payloadHashMemoKey]: payloadHash(input.payload), ...(concurrencyKey === undefined ? {} : { [concurrencyKeyMemoKey]: concurrencyKey }) },
+    memo: {
+      [payloadHashMemoKey]: payloadHash(input.payload),
+      ...(concurrencyKey === undefined ? {} : { [concurrencyKeyMemoKey]: concurrencyKey }),
+      // Readers without the catalog (jobctl anywhere, the Web UI's memo view) mask them too.
+      ...(definition.sensitive?.length ? { [sensitiveMemoKey]: [...definition.sensitive] } : {}),
+    },
     typedSearchAttributes: [{ key: jobTypeSearchAttribute, value: definition.type }],
-    staticSummary: (definition.summary as ((p: unknown) => string) | undefined)?.(input.payload) ?? definition.type,
+    // The summary is shown in clear by the Web UI: it is made from the payload with its sensitive fields masked.
+    staticSummary: (definition.summary as ((p: unknown) => string) | undefined)?.(maskSensitive(input.payload, definition.sensitive)) ?? definition.type,
     // Lower keys go first in Temporal, as in ours; activities inherit the workflow's priority,
     // fairness key and weight included.
     priority: jobPriority(input.priority, fairness),

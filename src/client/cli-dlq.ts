@@ -1,4 +1,5 @@
 // `jobctl dlq list|groups|show`: triage of the dead-letter queues (redrive and discard: cli-dlq-bulk.ts).
+import { maskEntry } from './masked-entry';
 import { Option, type Command } from 'commander';
 import { parseLimit, withClient } from './cli-support';
 import { addBulkCommands } from './cli-dlq-bulk';
@@ -20,7 +21,11 @@ export function addDeadLetterCommands(program: Command): void {
     .option('--json', 'print the entries as JSON (the next page\'s cursor goes to standard error)')
     .action(async (opts: { type?: string; fingerprint?: string; status: 'dead-lettered'; limit: string; cursor?: string; json?: boolean }) => {
       const limit = parseLimit(opts.limit, 1000);
-      const { entries, nextCursor } = await withClient((c) => c.deadLetters.page({ type: opts.type, fingerprint: opts.fingerprint, status: opts.status, limit, cursor: opts.cursor }));
+      // Shown with their sensitive fields masked (maskEntry).
+      const { entries, nextCursor } = await withClient(async (c) => {
+        const page = await c.deadLetters.page({ type: opts.type, fingerprint: opts.fingerprint, status: opts.status, limit, cursor: opts.cursor });
+        return { ...page, entries: page.entries.map((e) => maskEntry(e, c.catalog)) };
+      });
       if (opts.json) console.log(JSON.stringify(entries, null, 2));
       else {
         const rows = entries.map((e) => ({ id: e.id, type: e.type, status: e.status, attempts: e.attempts, fingerprint: e.fingerprint, lastFailedAt: e.lastFailedAt, error: formatJobError(e.error).slice(0, 80) }));
@@ -49,7 +54,7 @@ export function addDeadLetterCommands(program: Command): void {
     .argument('<id>', 'job ID')
     .option('--json', 'print the entry as JSON')
     .action(async (id: string, opts: { json?: boolean }) => {
-      const entry = await withClient((c) => c.deadLetters.show(id));
+      const entry = await withClient(async (c) => maskEntry(await c.deadLetters.show(id), c.catalog));
       console.log(opts.json ? JSON.stringify(entry, null, 2) : formatDeadLetterEntry(entry));
     });
 

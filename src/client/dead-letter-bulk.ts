@@ -41,7 +41,7 @@ export interface BulkOptions {
 export interface RedriveOutcome {
   id: string;
   type: string;
-  /** The payload it was (or would be) started with. */
+  /** The payload it was (or would be) started with, its sensitive fields masked. */
   payload: unknown;
   /** The run started, when it was. */
   runId?: string;
@@ -68,6 +68,8 @@ export interface DiscardOutcome {
 /** What a bulk operation calls on the DLQ. */
 export interface BulkTarget {
   patchedPayload(entry: DeadLetterEntry, patch: unknown): unknown;
+  /** A payload of the entry as an outcome shows it: its sensitive fields masked. */
+  shown(entry: DeadLetterEntry, payload: unknown): unknown;
   restart(located: LocatedEntry, options: { patch?: unknown; reason?: string; by?: string }): Promise<RedriveResult>;
   discard(located: LocatedEntry, options: { reason?: string; by?: string }): Promise<unknown>;
 }
@@ -119,12 +121,12 @@ export async function* bulkRedrive(target: BulkTarget, source: BulkSource, optio
   const read = () => (typeof source === 'function' ? source(snapshot) : source);
   if (options.patch !== undefined) for await (const { entry } of read()) target.patchedPayload(entry, options.patch);
   if (options.dryRun) {
-    for await (const { entry } of read()) yield { id: entry.id, type: entry.type, payload: target.patchedPayload(entry, options.patch), dryRun: true };
+    for await (const { entry } of read()) yield { id: entry.id, type: entry.type, payload: target.shown(entry, target.patchedPayload(entry, options.patch)), dryRun: true };
     return;
   }
   yield* pooled(read(), options.concurrency ?? 8, pacer(options.ratePerSecond, options.signal), async (located, at): Promise<RedriveOutcome> => {
     const { entry } = located;
-    const payload = target.patchedPayload(entry, options.patch);
+    const payload = target.shown(entry, target.patchedPayload(entry, options.patch));
     const startedAt = at.toISOString();
     try {
       const { runId } = await target.restart(located, options);

@@ -95,7 +95,7 @@ export async function foldDeadLetterHistory(events: readonly HistoryEvent[], dec
         failRedrive(entry, redriveFailureReason(input.id, completed.outcome.failure.message ?? ''), input, at);
       } else {
         const { runId } = (await decode(completed.outcome?.success)) as RedriveResult;
-        completeRedrive(state, entry, { ...input, runId }, at);
+        completeRedrive(state, entry, { ...input, patch: input.auditPatch ?? input.patch, runId }, at);
       }
     }
   }

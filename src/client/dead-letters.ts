@@ -11,6 +11,8 @@ import { compareEntries, type DeadLetterEntry, type DeadLetterFilter, type DeadL
 import { validateRedrivePayload } from '../catalog/validate';
 import { callDeadLetterWorkflow, DeadLetterBusyError } from './dead-letter-calls';
 import { DeadLetterWorkerCheck } from './dead-letter-worker-check';
+import { entrySensitive } from './masked-entry';
+import { maskSensitive } from '../catalog/sensitive';
 import { quoteQueryValue } from './job-list';
 import { decodeCursor, encodeCursor, readCounts, readEntries, readGroups, type LocatedEntry } from './dead-letter-reads';
 import { bulkDiscard, bulkRedrive, type BulkOptions, type DeadLetterSelection, type DiscardOutcome, type RedriveOutcome } from './dead-letter-bulk';
@@ -78,8 +80,8 @@ export class DeadLetterQueue {
     private readonly client: Client,
     /** The task queue whose DLQs these are. */
     private readonly taskQueue: string,
-    /** The job types, for validating a redrive's patch; without it the DLQs are read from Temporal and a patch is refused. */
-    private readonly catalog?: Catalog,
+    /** The job types, for validating a redrive's patch and masking sensitive fields; without it the DLQs are read from Temporal and a patch is refused. */
+    readonly catalog?: Catalog,
   ) {
     this.workerCheck = new DeadLetterWorkerCheck(client, taskQueue);
   }
@@ -209,6 +211,7 @@ export class DeadLetterQueue {
   private bulkTarget() {
     return {
       patchedPayload: (entry: DeadLetterEntry, patch: unknown) => this.patchedPayload(entry, patch),
+      shown: (entry: DeadLetterEntry, payload: unknown) => maskSensitive(payload, entrySensitive(entry, this.catalog)),
       restart: (located: LocatedEntry, options: RedriveOptions) => this.restart(located, options),
       discard: (located: LocatedEntry, { reason, by }: DiscardOptions) =>
         this.update(located.workflowId, (h, updateId) => h.executeUpdate(discardUpdate, { args: [{ id: located.entry.id, reason, by }], updateId })),
@@ -234,7 +237,10 @@ export class DeadLetterQueue {
 
   /** Sends the redrive update; the patch has been validated. */
   private restart({ entry, workflowId }: LocatedEntry, options: RedriveOptions): Promise<RedriveResult> {
-    return this.update(workflowId, (h, updateId) => h.executeUpdate(redriveUpdate, { args: [{ id: entry.id, patch: options.patch, reason: options.reason, by: options.by }], updateId }));
+    // The audit trail records the patch with its sensitive fields masked: that one changed, never to what.
+    const masked = options.patch === undefined ? undefined : maskSensitive(options.patch, entrySensitive(entry, this.catalog));
+    const auditPatch = masked !== undefined && JSON.stringify(masked) !== JSON.stringify(options.patch) ? { auditPatch: masked } : {};
+    return this.update(workflowId, (h, updateId) => h.executeUpdate(redriveUpdate, { args: [{ id: entry.id, patch: options.patch, reason: options.reason, by: options.by, ...auditPatch }], updateId }));
   }
 
   private async update<T>(workflowId: string, run: (h: ReturnType<Client['workflow']['getHandle']>, updateId: string) => Promise<T>): Promise<T> {

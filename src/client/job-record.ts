@@ -1,4 +1,5 @@
 import type { WorkflowExecutionDescription } from '@temporalio/client';
+import { maskSensitive, scrubSensitive, sensitiveMemoKey } from '../catalog/sensitive';
 import type { temporal } from '@temporalio/proto';
 import type { Catalog } from '../catalog/catalog';
 import { jobMaxAttempts } from '../catalog/define-job';
@@ -139,10 +140,14 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
   const running = description.status.name === 'RUNNING';
   const limitWait = running && !pending ? state?.limitWait : undefined;
   const status = (waiting || (!pending && isLocalRetryWaiting(tail))) && running ? 'retrying' : statusOf(description, pending, now);
+  const type = jobTypeOf(description, catalog);
+  // Sensitive fields as the job's start recorded them (readers without the catalog), else as the catalog says.
+  const recorded = description.memo?.[sensitiveMemoKey];
+  const sensitive = Array.isArray(recorded) ? (recorded as string[]) : catalog?.byWorkflowType(description.type)?.sensitive;
   const record: JobRecord = {
     id: description.workflowId,
-    type: jobTypeOf(description, catalog),
-    payload,
+    type,
+    payload: maskSensitive(payload, sensitive),
     status,
     // A job waiting for its concurrency slot has run only the request for it, which is no attempt of a step.
     attempts: limitWait ? 0 : pending ? pendingAttemptsBegun(pending) : closedAttempts(tail, state),
@@ -152,7 +157,7 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
   if (status === 'completed') record.processedAt = closeTime;
   if (status === 'failed' || status === 'timed-out' || status === 'terminated') record.failedAt = closeTime;
   const error = pending?.lastFailure ? toJobError(pending.lastFailure) : (closingError(tail) ?? openError(status, tail, state, waiting));
-  if (error && status !== 'completed') record.error = error;
+  if (error && status !== 'completed') record.error = { ...error, message: scrubSensitive(error.message, payload, sensitive) };
   if (state) {
     record.step = state.step;
     record.steps = state.steps;

@@ -3,6 +3,7 @@
 // offer the rest of the group at a rate, as a bulk task. The rest is redriven the way the canary was
 // (its patch, read back from the canary's audit record; a reason of its own) and is the group as it
 // stood when the canary went: a job that fails after that, the canary included, is not chased.
+import { maskEntry } from '../client/masked-entry';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { JobStatus } from '../client/job-record';
@@ -50,7 +51,7 @@ export function canaryRoutes(deps: ConsoleDeps): Hono<ConsoleEnv> {
     const selection = readSelection(c.req.query(), jobs.catalog?.types);
     const canary = c.req.query('canary') ?? '';
     const run = c.req.query('run') ?? '';
-    const [record, entry] = await Promise.all([jobs.get(canary), jobs.deadLetters.show(canary, selection.type)]);
+    const [record, entry] = await Promise.all([jobs.get(canary), jobs.deadLetters.show(canary, selection.type).then((e) => maskEntry(e, jobs.catalog))]);
     const redrive = [...entry.audit].reverse().find((r) => r.action === 'redrive' && r.result === `started run ${run}`);
     const self = canaryHref(selection, canary, run);
     const head = html`<p>Canary <a href="${jobHref(canary)}">${canary}</a> (run <code>${run}</code>) of ${describeSelection(selection)}: <strong class="canary-status" data-status="${record.status}">${record.status}</strong></p>`;

@@ -1,6 +1,7 @@
 // `GET /dead-letters/entry/:id`: one job's dead-letter entry: its payload (under the payload rule),
 // error, attempts and failures, when it was created and failed, its status and its audit trail with
 // who acted; and, for an operator while it is dead-lettered, a redrive preview and a discard.
+import { maskEntry } from '../client/masked-entry';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
@@ -58,7 +59,7 @@ export function deadLetterEntryRoutes({ jobs }: ConsoleDeps): Hono<ConsoleEnv> {
   app.get('/dead-letters/entry/:id{.+}', async (c) => {
     const id = c.req.param('id');
     const frame = frameOf(c, `Dead letter ${id}`, 'dead-letters');
-    const entry = await jobs.deadLetters.show(id);
+    const entry = maskEntry(await jobs.deadLetters.show(id), jobs.catalog);
     const self = new URL(c.req.url).pathname;
     const actions = entry.status === 'dead-lettered' && frame.user.role === 'operator' ? entryActions(frame.csrf, entry, self) : '';
     const body = html`${entryRecord(frame.user, entry)}<p class="meta">Read at ${new Date().toISOString()}; refreshes every 5 s.</p>`;

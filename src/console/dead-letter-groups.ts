@@ -1,6 +1,7 @@
 // `GET /dead-letters`: what is failing, as failure groups (one fingerprint of one job type), largest
 // first, with when each was first and last seen, its error and an example payload; filterable by
 // type and paged. The table refreshes itself while the page is open.
+import { maskEntry } from '../client/masked-entry';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { DeadLetterGroup } from '../workflow/dead-letter-entries';
@@ -57,7 +58,7 @@ export function deadLetterGroupsRoutes({ jobs }: ConsoleDeps): Hono<ConsoleEnv> 
           const key = `${g.type}\u0000${g.exampleId}`;
           if (g.exampleId === undefined || examples.has(key)) return;
           try {
-            remember(key, (await jobs.deadLetters.show(g.exampleId, g.type)).payload);
+            remember(key, maskEntry(await jobs.deadLetters.show(g.exampleId, g.type), jobs.catalog).payload);
           } catch (err) {
             problems.push(`example ${g.exampleId}: ${describe(err)}`);
           }

@@ -1,6 +1,7 @@
 // The job page: one job's record and the activities of its latest run (refreshing themselves),
 // its payload, its dead-letter entry with the audit trail, and a link to its history in the
 // Temporal Web UI; and cancelling it, for an operator.
+import { maskEntry } from '../client/masked-entry';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { DeadLetterError, type DeadLetterQueue } from '../client/dead-letters';
@@ -19,7 +20,7 @@ import { live, page } from './layout';
 /** The job's dead-letter entry, or `undefined` if it has none. */
 async function deadLetterEntry(deadLetters: DeadLetterQueue, id: string): Promise<DeadLetterEntry | undefined> {
   try {
-    return await deadLetters.show(id);
+    return maskEntry(await deadLetters.show(id), deadLetters.catalog);
   } catch (err) {
     if (err instanceof DeadLetterError && err.type === ErrorType.DlqEntryNotFound) return undefined;
     throw err;

@@ -2,6 +2,8 @@
 // the ledger's record of each one's failed execution (the first few, for a big selection: see
 // src/client/redrive-plan.ts), and whether a patch passes the job type's schema for every one of
 // them (the DLQ client's own check, as `jobctl dlq redrive --patch` runs it).
+import { entrySensitive, maskEntry } from '../client/masked-entry';
+import { maskSensitive } from '../catalog/sensitive';
 import { InvalidPayloadError, describe, type FieldIssue } from '../shared/errors';
 import { mergePatch } from '../shared/merge-patch';
 import { readRedrivePlan, type RedrivePlan } from '../client/redrive-plan';
@@ -71,8 +73,9 @@ export async function readRedrivePreview(deps: Pick<ConsoleDeps, 'jobs' | 'db'>,
   const shown = refused ?? planned[0];
   if (value !== undefined && shown) {
     check.entryId = shown.id;
-    check.payload = check.ok ? deps.jobs.deadLetters.patchedPayload(shown, value) : mergePatch(shown.payload, value);
+    // Shown field by field: its sensitive fields masked, as everywhere.
+    check.payload = maskSensitive(check.ok ? deps.jobs.deadLetters.patchedPayload(shown, value) : mergePatch(shown.payload, value), entrySensitive(shown, deps.jobs.catalog));
   }
   const plans = await Promise.all(planned.map((e) => readRedrivePlan(deps.jobs, deps.db, e)));
-  return { selection: pinned, count, ids, first: planned[0], plans, patch: check };
+  return { selection: pinned, count, ids, first: planned[0] && maskEntry(planned[0], deps.jobs.catalog), plans, patch: check };
 }

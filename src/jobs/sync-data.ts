@@ -63,6 +63,8 @@ export const syncDataJob = defineJob({
   mainPreset: 'page',
   steps: ['sync'],
   summary: (payload: SyncDataPayload) => `sync ${payload.source}`,
+  // The source's token is shown nowhere (jobctl, the console, records, DLQ entries, failure messages).
+  sensitive: ['sourceToken'],
   // Shared fairly between sources: one source's import of thousands of jobs does not hold back the others'.
   fairness: (payload: SyncDataPayload) => ({ key: payload.source }),
 });

@@ -39,6 +39,8 @@ export interface DeadLetterInput {
   fingerprintText: string;
   /** When the job was first enqueued (ISO 8601), redrives included. Unset in hand-offs from before 0.3. */
   createdAt?: string;
+  /** The payload's sensitive fields (the job type's `sensitive`), masked wherever the entry is shown. Unset when none, and from workers before 0.3. */
+  sensitive?: string[];
   /**
    * The W3C trace context of the failed run's hand-off, when the worker traced it: a redrive
    * starts its run linked to it. Unset when tracing is off.
@@ -94,6 +96,7 @@ export function applyDeadLetter(state: DeadLetterState, input: DeadLetterInput):
     fingerprintText: input.fingerprintText,
     ...(createdAt ? { createdAt } : {}),
     ...(input.traceContext ? { traceContext: input.traceContext } : {}),
+    ...(input.sensitive ? { sensitive: input.sensitive } : {}),
     audit: appendAudit(existing?.audit ?? [], record),
   };
   return true;

@@ -62,6 +62,8 @@ export interface RedriveInput {
   reason?: string;
   /** Who redrives, for the audit trail. @defaultValue unrecorded */
   by?: string;
+  /** The patch as the audit trail keeps it: with its sensitive fields masked. @defaultValue the patch */
+  auditPatch?: unknown;
 }
 
 /** Result of {@link redriveUpdate}. */
@@ -144,7 +146,7 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
 
   setHandler(
     redriveUpdate,
-    async ({ id, patch, reason, by }) => {
+    async ({ id, patch, reason, by, auditPatch }) => {
       const entry = deadLettered(state, id);
       const payload = redrivePayload(entry, patch);
       entry.status = 'redriving';
@@ -152,7 +154,7 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
         // The failed run's trace context, so that the new run is linked to it (an activity's input: no command changes).
         const traced = entry.traceContext ? { traceContext: entry.traceContext } : {};
         const { runId } = await restartJob(patch === undefined ? { type: entry.type, id, payload, ...traced } : { type: entry.type, id, payload, unpatched: entry.payload, ...traced });
-        completeRedrive(state, entry, { patch, runId, reason, by }, now());
+        completeRedrive(state, entry, { patch: auditPatch ?? patch, runId, reason, by }, now());
         log.info('job:redriven', { jobId: id, jobType: entry.type, workflowId: id, runId, attempts: entry.attempts, patched: patch !== undefined, reason });
         countJob(jobMetrics.redriven, entry.type);
         return { id, runId };

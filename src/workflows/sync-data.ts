@@ -100,7 +100,7 @@ export async function syncDataWorkflow(payload: SyncDataPayload, resume?: SyncDa
     }
     let page;
     try {
-      page = await syncPage({ jobId: workflowId, execution: firstExecutionRunId, source: payload.source, cursor, pageSize });
+      page = await syncPage({ jobId: workflowId, execution: firstExecutionRunId, source: payload.source, cursor, pageSize, ...(payload.sourceToken ? { sourceToken: payload.sourceToken } : {}) });
     } catch (err) {
       if (err instanceof ConfigWaitStopped) return finish('stopped');
       throw err;

@@ -22,11 +22,11 @@ export interface ConsoleTestEnv extends JobsTestEnv {
 }
 
 /** Starts a dev server, a worker running until {@link stopConsoleTestEnv}, the console and a browser. */
-export async function startConsoleTestEnv(options: Omit<StartConsoleOptions, 'jobs'> & { reportsDir: string }): Promise<ConsoleTestEnv & { running: Promise<void> }> {
+export async function startConsoleTestEnv(options: Omit<StartConsoleOptions, 'jobs'> & { reportsDir: string; syncSourceUrl?: string }): Promise<ConsoleTestEnv & { running: Promise<void> }> {
   const base = await startJobsTestEnv(startDevServerEnv);
   const taskQueue = uniqueId('tq-console');
-  const { reportsDir, ...consoleOptions } = options;
-  const worker = await createTestWorker(base.env, base.bundle, { taskQueue, activities: createActivities(testActivityDeps(base.testDb.db, { reportsDir })) });
+  const { reportsDir, syncSourceUrl, ...consoleOptions } = options;
+  const worker = await createTestWorker(base.env, base.bundle, { taskQueue, activities: createActivities(testActivityDeps(base.testDb.db, { reportsDir, syncSourceUrl })) });
   const jobs = new JobClient(base.env.client, { catalog, taskQueue });
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));

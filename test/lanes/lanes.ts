@@ -29,7 +29,7 @@ export const lanes: Lane[] = [
     files: [
       ...inFolder('activities', ['email', 'hand-off-batcher', 'payments', 'reports', 'retry-after', 'smtp-errors', 'smtp-tls', 'sync-source']),
       ...inFolder('bench', ['profile-summary', 'report']),
-      ...inFolder('catalog', ['catalog', 'failure-fingerprint', 'fairness', 'start-compat', 'unknown-keys']),
+      ...inFolder('catalog', ['catalog', 'failure-fingerprint', 'fairness', 'sensitive', 'start-compat', 'unknown-keys']),
       ...inFolder('client', ['cli-help', 'cli-windows', 'codec-server', 'dead-letter-calls', 'dead-letter-history', 'format', 'http-api-subset', 'job-list', 'progress', 'redrive-plan', 'validate']),
       ...inFolder('cluster', ['config']),
       ...inFolder('console', ['hosts', 'job-filters']),
@@ -85,7 +85,7 @@ export const lanes: Lane[] = [
     summary: 'the console and the Temporal Web UI in real Chromium (playwright-core), over a dev server',
     needs: ['cli', 'test-server'],
     files: [
-      ...inFolder('console', ['accessibility', 'dead-letter-tasks', 'dead-letters', 'jobs', 'overview', 'rebinding', 'redrive-preview', 'schedules', 'security', 'triage']),
+      ...inFolder('console', ['accessibility', 'dead-letter-tasks', 'dead-letters', 'jobs', 'overview', 'rebinding', 'redrive-preview', 'schedules', 'security', 'sensitive-fields', 'triage']),
       ...inFolder('integration', ['dev-server', 'encryption']),
     ],
   },

@@ -23,6 +23,11 @@ export const syncDataPayload = z
      * @defaultValue 500
      */
     pagesPerRun: z.number().int('must be an integer').min(1, 'must be at least 1').max(10_000, 'must be at most 10000').optional(),
+    /**
+     * A bearer token the source wants for this record set, sent as `Authorization: Bearer …`
+     * (instead of SYNC_SOURCE_URL's credentials). Sensitive: never shown. @defaultValue none
+     */
+    sourceToken: z.string().min(8, 'must be at least 8 characters').max(4096, 'must be at most 4096 characters').optional(),
   })
   .strict();
 

@@ -1,0 +1,71 @@
+// Sensitive payload fields (a webhook's signing key, a source's token): a job type names them in
+// its definition (`sensitive: ['token']`), plain data, so workflow code stays free of zod. Wherever
+// a payload is shown (jobctl, the console, a job record, a DLQ entry, an audit record's patch) they
+// read as a fixed mask, and a failure message that quotes one has it replaced. Pure JS: any layer may use it.
+import type { CatalogProblem } from './preset-problems';
+
+/** What a sensitive field shows instead of its value. */
+export const sensitiveMask = '[sensitive]';
+
+/** Memo key of a job's sensitive paths, set at its start, so a reader without the catalog masks them too. A stored contract. */
+export const sensitiveMemoKey = 'sensitive';
+
+/** A path: field names joined by dots (`token`, `auth.secret`); through an array, it applies to each element. */
+const pathPattern = /^[A-Za-z_$][\w$-]*(\.[A-Za-z_$][\w$-]*)*$/;
+
+/** Problems of a definition's `sensitive` list: each path named, against the payload schema's top-level keys when it has them. */
+export function sensitiveProblems(paths: unknown, topLevelKeys: readonly string[] | undefined, at: string): CatalogProblem[] {
+  if (paths === undefined) return [];
+  if (!Array.isArray(paths)) return [{ path: `${at}.sensitive`, message: 'must be a list of payload field paths, e.g. ["token", "auth.secret"]' }];
+  return paths.flatMap((p, i): CatalogProblem[] => {
+    if (typeof p !== 'string' || !pathPattern.test(p)) return [{ path: `${at}.sensitive.${i}`, message: `must be a payload field path such as token or auth.secret, got ${JSON.stringify(p)}` }];
+    const top = p.split('.')[0]!;
+    if (topLevelKeys && !topLevelKeys.includes(top)) return [{ path: `${at}.sensitive.${i}`, message: `names ${top}, which the payload schema has no field of (fields: ${topLevelKeys.join(', ')})` }];
+    return [];
+  });
+}
+
+/** A copy of `value` with the fields at `paths` replaced by {@link sensitiveMask} (where present). */
+export function maskSensitive<T>(value: T, paths: readonly string[] | undefined): T {
+  if (!paths || paths.length === 0 || value === null || typeof value !== 'object') return value;
+  // Payloads are JSON: a JSON copy is a deep one (and deterministic, should workflow code mask).
+  const copy = JSON.parse(JSON.stringify(value)) as unknown;
+  for (const p of paths) maskAt(copy, p.split('.'));
+  return copy as T;
+}
+
+function maskAt(node: unknown, segments: string[]): void {
+  if (Array.isArray(node)) {
+    for (const item of node) maskAt(item, segments);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const [head, ...rest] = segments;
+  const record = node as Record<string, unknown>;
+  if (!head || !Object.prototype.hasOwnProperty.call(record, head)) return;
+  if (rest.length === 0) record[head] = sensitiveMask;
+  else maskAt(record[head], rest);
+}
+
+/** The values at `paths` that a message could quote: strings and numbers, 4 characters or more. */
+export function sensitiveValues(value: unknown, paths: readonly string[] | undefined): string[] {
+  const found: string[] = [];
+  const collect = (node: unknown, segments: string[]): void => {
+    if (Array.isArray(node)) return node.forEach((item) => collect(item, segments));
+    if (node === null || typeof node !== 'object') return;
+    const [head, ...rest] = segments;
+    const child = head === undefined ? undefined : (node as Record<string, unknown>)[head];
+    if (rest.length > 0) return collect(child, rest);
+    if (typeof child === 'string' || typeof child === 'number') found.push(String(child));
+    else if (child !== undefined && child !== null) found.push(JSON.stringify(child));
+  };
+  for (const p of paths ?? []) collect(value, p.split('.'));
+  return found.filter((v) => v.length >= 4);
+}
+
+/** `text` with every occurrence of the payload's sensitive values replaced by {@link sensitiveMask}. */
+export function scrubSensitive(text: string, payload: unknown, paths: readonly string[] | undefined): string {
+  let out = text;
+  for (const v of sensitiveValues(payload, paths).sort((a, b) => b.length - a.length)) out = out.split(v).join(sensitiveMask);
+  return out;
+}
