@@ -150,7 +150,7 @@ describe('the package, installed from its tarball in a project of its own', func
 
     it('compensates a declined card and dead-letters it; a patched redrive then completes it', async () => {
       const id = 'charge:sub-declined:2026-12';
-      assert.equal((await jobctl(['enqueue', 'charge-subscription', payload('sub-declined', 'declined')])).code, 0);
+      assert.equal((await jobctl(['enqueue', 'charge-subscription', payload('sub-declined', 'tok_declined')])).code, 0);
       const failed = await jobctl(['result', id, '--timeout', '60s']);
       assert.equal(failed.code, 1);
       assert.match(failed.stderr, /failed after 1\/4 attempts: acme:card-declined/);
@@ -158,8 +158,14 @@ describe('the package, installed from its tarball in a project of its own', func
       assert.deepEqual(record.compensation, { status: 'done', undone: ['reserve'] });
       const dlq = await jobctl(['dlq', 'list', '--json']);
       assert.equal(dlq.code, 0, dlq.stderr);
-      const [entry] = JSON.parse(dlq.stdout) as { id: string; type: string; status: string; error: { type: string } }[];
+      const [entry] = JSON.parse(dlq.stdout) as { id: string; type: string; status: string; error: { type: string }; payload: { card: string } }[];
       assert.deepEqual([entry?.id, entry?.type, entry?.status, entry?.error.type], [id, 'charge-subscription', 'dead-lettered', 'acme:card-declined']);
+      // The type declares its card sensitive: no view shows the token.
+      assert.equal(entry?.payload.card, '[sensitive]');
+      for (const args of [['status', id], ['status', id, '--json'], ['dlq', 'show', id, '--json'], ['dlq', 'redrive', id, '--dry-run', '--json']]) {
+        const shown = await jobctl(args);
+        assert.ok(!shown.stdout.includes('tok_declined'), `jobctl ${args.join(' ')} shows the card: ${shown.stdout}`);
+      }
       const refused = await jobctl(['dlq', 'redrive', id, '--patch', '{"card":42}']);
       assert.equal(refused.code, 2, 'a patch that fails the schema restarts nothing');
       assert.match(refused.stderr, /payload\.card/);
@@ -169,7 +175,9 @@ describe('the package, installed from its tarball in a project of its own', func
       const done = await jobctl(['result', id, '--timeout', '60s']);
       assert.equal(done.code, 0, done.stderr);
       const after = JSON.parse((await jobctl(['status', id, '--json'])).stdout);
-      assert.deepEqual([after.status, after.payload.card], ['completed', 'ok']);
+      assert.deepEqual([after.status, after.payload.card], ['completed', '[sensitive]']);
+      const audit = JSON.parse((await jobctl(['dlq', 'show', id, '--json'])).stdout).audit as { action: string; patch?: unknown }[];
+      assert.deepEqual(audit.at(-1)?.patch, { card: '[sensitive]' }, 'the redrive\'s patch is audited as a change of the card, not its value');
       assert.equal(JSON.parse((await jobctl(['dlq', 'list', '--json'])).stdout).length, 0, 'nothing left dead-lettered');
     });
 
