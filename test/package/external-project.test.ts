@@ -18,8 +18,8 @@ import { freePort, startProcess, type Started } from '../helpers/processes';
  * it grows with the code it ships.
  */
 const maxTarballBytes = 896 * 1024;
-/** And unpacked: about 1.15 MB in 0.2.0, 2.1 MB with the console. */
-const maxUnpackedBytes = 3 * 1024 * 1024;
+/** And unpacked: about 1.15 MB in 0.2.0, 2.1 MB with the console, 3.0 MB with the DLQ's history reads and sensitive fields. */
+const maxUnpackedBytes = 3.25 * 1024 * 1024;
 
 // The proof that the package works from outside the repository: pack it, install the tarball in a
 // project of its own (no workspace link), write a job type there against the public entry points
