@@ -9,6 +9,8 @@ import { versions } from './versions';
 export interface TestServerProvisionOptions extends ProvisionOptions {
   /** TEMPORAL_TEST_SERVER_PATH, if set. */
   testServerPath?: string;
+  /** The port it listens on. @defaultValue a free one */
+  port?: number;
 }
 
 /**
@@ -18,7 +20,9 @@ export interface TestServerProvisionOptions extends ProvisionOptions {
 export async function createTimeSkippingEnv(options: TestServerProvisionOptions): Promise<Provided<TestWorkflowEnvironment>> {
   const paths = cachePaths(options.cacheDir);
   const log = options.log ?? (() => {});
-  const startAt = (file: string) => startWithRetries(() => TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: file } } }));
+  const port = options.port === undefined ? {} : { port: options.port };
+  // A fixed port is taken once: a retry would only find it in use.
+  const startAt = (file: string) => startWithRetries(() => TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: file }, ...port } }), options.port === undefined ? 3 : 1);
   const routes: Route<TestWorkflowEnvironment>[] = [
     { name: 'TEMPORAL_TEST_SERVER_PATH', attempt: async () => startAt(await explicitPath(options.testServerPath)), decisive: true },
     {
@@ -30,7 +34,7 @@ export async function createTimeSkippingEnv(options: TestServerProvisionOptions)
       attempt: async () => {
         await assertReachable(sdkDownloadUrl);
         return TestWorkflowEnvironment.createTimeSkipping({
-          server: { executable: { type: 'cached-download', downloadDir: paths.sdkDownloads } },
+          server: { executable: { type: 'cached-download', downloadDir: paths.sdkDownloads }, ...port },
         });
       },
     },

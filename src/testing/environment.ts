@@ -19,6 +19,12 @@ export interface TestEnvOptions {
   log?: ProvisionLog;
   /** The dev server's HTTP API port (jobctl's reads use it through TEMPORAL_HTTP_ADDRESS); the time-skipping server has none. @defaultValue none passed (the CLI's own default) */
   httpPort?: number;
+  /**
+   * The server's gRPC port, e.g. one a firewall rule allows. The dev server listens on loopback
+   * only; Temporal's time-skipping test server (Java) listens on every interface and has no
+   * setting to narrow it. @defaultValue a free port
+   */
+  port?: number;
 }
 
 function settings(options: TestEnvOptions): { cacheDir: string; testServerPath?: string; temporalCliPath?: string } {
@@ -37,7 +43,7 @@ function settings(options: TestEnvOptions): { cacheDir: string; testServerPath?:
  */
 export async function startTimeSkippingEnv(options: TestEnvOptions = {}): Promise<TestWorkflowEnvironment> {
   const { cacheDir, testServerPath } = settings(options);
-  const { value } = await createTimeSkippingEnv({ cacheDir, testServerPath, log: options.log });
+  const { value } = await createTimeSkippingEnv({ cacheDir, testServerPath, log: options.log, port: options.port });
   await registerSearchAttributes(value.connection, value.namespace ?? 'default');
   return value;
 }
@@ -51,6 +57,6 @@ export async function startDevServerEnv(options: TestEnvOptions = {}): Promise<T
   const { cacheDir, temporalCliPath } = settings(options);
   const { value: cli } = await provisionTemporalCli({ cacheDir, temporalCliPath, log: options.log });
   return TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: cli }, searchAttributes: [jobTypeSearchAttribute], extraArgs: ['--log-level', 'error', ...(options.httpPort ? ['--http-port', String(options.httpPort)] : []), ...devServerDynamicConfigArgs()] },
+    server: { executable: { type: 'existing-path', path: cli }, ip: '127.0.0.1', ...(options.port === undefined ? {} : { port: options.port }), searchAttributes: [jobTypeSearchAttribute], extraArgs: ['--log-level', 'error', ...(options.httpPort ? ['--http-port', String(options.httpPort)] : []), ...devServerDynamicConfigArgs()] },
   });
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { repoRoot } from '../helpers/env';
-import { runCommand } from '../helpers/processes';
+import { freePort, runCommand } from '../helpers/processes';
 
 const script = path.join(repoRoot, 'test/fixtures/kit-logs/run.ts');
 const run = (env: NodeJS.ProcessEnv) => runCommand(process.execPath, ['--require', 'tsx/cjs', script], { ...process.env, LOG_LEVEL: undefined, ...env });
@@ -9,7 +9,7 @@ const run = (env: NodeJS.ProcessEnv) => runCommand(process.execPath, ['--require
 const linesOf = (text: string, level: string) => text.split('\n').filter((line) => line.includes(`[${level}]`)).length;
 
 // The kit in a process of its own, as a team's test runs it: one noop job, then close.
-describe('the test kit\'s logs', function () {
+describe('the test kit\'s logs and server', function () {
   this.timeout(180_000);
 
   it('are warnings and errors only by default: no INFO line for a job', async () => {
@@ -26,6 +26,13 @@ describe('the test kit\'s logs', function () {
     const bad = await run({ LOG_LEVEL: 'loud' });
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /LOG_LEVEL: must be one of trace, debug, info, warn, error, got "loud"/);
+  });
+
+  it('listen on the port given', async () => {
+    const port = await freePort();
+    const ran = await run({ KIT_PORT: String(port) });
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.match(ran.stdout, new RegExp(`server [\\w.:\\[\\]]+:${port}\\b`));
   });
 
   it('go to the logger given, and not to the console', async () => {
