@@ -1,7 +1,7 @@
 // Activity interceptors: the cross-cutting part of every attempt — the job's ID and type on each
 // log line, failed-attempt and attempts metrics, and the diagnosis of an attempt whose worker
 // stopped answering — in one place instead of in each activity.
-import { scrubSensitive } from '../catalog/sensitive';
+import { scrubErrorChain } from '../catalog/sensitive';
 import type { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptors, ActivityInterceptorsFactory, Next } from '@temporalio/worker';
@@ -35,19 +35,6 @@ export interface JobActivityInterceptorsOptions {
   taskQueue?: string;
 }
 
-/**
- * Replaces, in an attempt's error and its causes, every sensitive value of the job's payload that
- * the message quotes (a source that echoes the token it refused): the message goes to logs, to the
- * job's history and to its DLQ entry. The activity's input holds the payload (`{ payload }`), or
- * the fields themselves.
- */
-function scrubAttemptError(err: unknown, input: ActivityExecuteInput, sensitive: readonly string[] | undefined): void {
-  if (!sensitive?.length) return;
-  const arg = input.args[0] as { payload?: unknown } | undefined;
-  const source = arg && typeof arg === 'object' && 'payload' in arg ? arg.payload : arg;
-  for (let e: unknown = err; e instanceof Error; e = e.cause) e.message = scrubSensitive(e.message, source, sensitive);
-}
-
 function attemptInterceptors(ctx: Context, jobType: string, taskQueue: string | undefined, sensitive: readonly string[] | undefined): ActivityInterceptors {
   let previousAttempt: StallReason | undefined;
   const inbound: ActivityInboundCallsInterceptor = {
@@ -66,7 +53,9 @@ function attemptInterceptors(ctx: Context, jobType: string, taskQueue: string | 
         recordAttempts(ctx, jobType, 'completed');
         return result;
       } catch (err) {
-        scrubAttemptError(err, input, sensitive);
+        // A sensitive value the message quotes (a source echoing the token it refused) is masked
+        // before the error reaches a log line, the history or the DLQ.
+        scrubErrorChain(err, input.args[0], sensitive);
         // A shutdown is not the attempt's failure: it is reported as such, and the next attempt
         // counts it as a stall (as it does timeouts, which this worker never sees).
         if (isWorkerShutdown(ctx)) throw workerShutdownFailure(attempt, err);

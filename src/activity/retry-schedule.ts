@@ -3,6 +3,7 @@ import { ApplicationFailure, CancelledFailure, TemporalFailure, type Duration } 
 import { msToNumber } from '../shared/sdk-internals';
 import { jobMaxAttempts, presetOf, type JobDefinition } from '../catalog/define-job';
 import { databaseFailure } from '../db/database-errors';
+import { scrubErrorChain } from '../catalog/sensitive';
 import { ErrorType, describe } from '../shared/errors';
 import { delayAfterAttempt, type RetryShape } from '../shared/retry';
 
@@ -57,6 +58,8 @@ export function withRetrySchedule<I, O, P extends string = string>(definition: J
     try {
       return await run(input);
     } catch (err) {
+      // Before it is logged here: the activity interceptor scrubs it again for the history.
+      scrubErrorChain(err, input, definition.sensitive);
       const { attempt } = Context.current().info;
       if (err instanceof CancelledFailure) {
         // Not a failure of the work: the job was cancelled (info), or the worker is stopping and

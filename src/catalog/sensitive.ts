@@ -69,3 +69,14 @@ export function scrubSensitive(text: string, payload: unknown, paths: readonly s
   for (const v of sensitiveValues(payload, paths).sort((a, b) => b.length - a.length)) out = out.split(v).join(sensitiveMask);
   return out;
 }
+
+/**
+ * Scrubs, in place, an error and each of its causes: their messages go to log lines, the job's
+ * history and its DLQ entry. `input` is an activity's argument, which holds the payload
+ * (`{ payload }`) or is the payload's fields themselves.
+ */
+export function scrubErrorChain(err: unknown, input: unknown, paths: readonly string[] | undefined): void {
+  if (!paths?.length) return;
+  const source = input && typeof input === 'object' && 'payload' in input ? (input as { payload: unknown }).payload : input;
+  for (let e: unknown = err; e instanceof Error; e = e.cause) e.message = scrubSensitive(e.message, source, paths);
+}

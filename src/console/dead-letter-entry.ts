@@ -62,7 +62,7 @@ export function deadLetterEntryRoutes({ jobs }: ConsoleDeps): Hono<ConsoleEnv> {
     const entry = maskEntry(await jobs.deadLetters.show(id), jobs.catalog);
     const self = new URL(c.req.url).pathname;
     const actions = entry.status === 'dead-lettered' && frame.user.role === 'operator' ? entryActions(frame.csrf, entry, self) : '';
-    const body = html`${entryRecord(frame.user, entry)}<p class="meta">Read at ${new Date().toISOString()}; refreshes every 5 s.</p>`;
+    const body = html`${entryRecord(frame.user, entry)}<p class="meta">Read at ${time(new Date().toISOString())}; refreshes every 5 s.</p>`;
     return c.html(page(frame, html`<p><a href="${groupHref(entry.type, entry.fingerprint)}">← Its group</a></p>${takeNotice(c)}${live('dlq-entry', self, body)}${actions}`));
   });
   return app;

@@ -54,7 +54,7 @@ export function deadLetterGroupRoutes({ jobs }: ConsoleDeps): Hono<ConsoleEnv> {
       : html`<p>No job of this group is dead-lettered now.</p>`;
     const pager = html`<nav class="pager" aria-label="Pages of entries">${cursor === undefined ? '' : html`<a href="${base}">First page</a>`}${nextCursor ? html`<a href="${link(nextCursor)}" rel="next">Next page →</a>` : ''}</nav>`;
     const body = html`${summary}${entriesTable(entries, cursor === undefined ? 'Dead-lettered entries, oldest failure first' : 'Dead-lettered entries (a later page)')}${pager}
-<p class="meta">Read at ${new Date().toISOString()}; refreshes every 5 s.</p>`;
+<p class="meta">Read at ${time(new Date().toISOString())}; refreshes every 5 s.</p>`;
     const actions = group && frame.user.role === 'operator' ? groupActions(frame.csrf, { type, fingerprint }, group.count, new URL(c.req.url).pathname) : '';
     return c.html(page(frame, html`<p><a href="/dead-letters?type=${encodeURIComponent(type)}">← All groups of ${type}</a></p>${takeNotice(c)}${live('dlq-group', self, body)}${actions}`));
   });

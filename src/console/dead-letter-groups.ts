@@ -75,7 +75,7 @@ export function deadLetterGroupsRoutes({ jobs }: ConsoleDeps): Hono<ConsoleEnv> 
       ? html`<nav class="pager" aria-label="Pages of groups">${pageNo > 1 ? html`<a href="/dead-letters?${query(pageNo - 1)}">← Previous</a>` : ''}<span>Page ${pageNo} of ${pages}</span>${pageNo < pages ? html`<a href="/dead-letters?${query(pageNo + 1)}" rel="next">Next →</a>` : ''}</nav>`
       : '';
     const body = html`<p class="summary">${total} dead-lettered job(s) in ${all.length} group(s)${type ? html` of <strong>${type}</strong>` : ''}.</p>
-${problems.map((p) => notice('error', p))}${groupsTable(user, shown, examples)}${pager}<p class="meta">Read at ${new Date().toISOString()}; refreshes every 10 s.</p>`;
+${problems.map((p) => notice('error', p))}${groupsTable(user, shown, examples)}${pager}<p class="meta">Read at ${time(new Date().toISOString())}; refreshes every 10 s.</p>`;
     return c.html(page(frameOf(c, 'Dead letters', 'dead-letters'), html`${takeNotice(c)}${filter}${live('dlq-groups', self, body, 10)}`));
   });
   return app;

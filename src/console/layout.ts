@@ -79,7 +79,12 @@ export function actionForm(action: string, csrf: string, body: Markup, attrs: { 
 
 /** An ISO time as a `<time>` element, in the console's one format: UTC, 24-hour (as its charts). */
 export function time(iso: string | undefined): Markup {
-  return iso ? html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC')}</time>` : html`–`;
+  return iso ? html`<time datetime="${iso}">${timeText(iso)}</time>` : html`–`;
+}
+
+/** An ISO time in the console's one format, as text: `2026-12-04 18:02:11 UTC`. */
+export function timeText(iso: string): string {
+  return iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC');
 }
 
 /** A notice above a page's content. */

@@ -10,7 +10,7 @@ import type { ConsoleDeps, ConsoleEnv } from './context';
 import { entryHref, payloadBlock } from './dead-letter-views';
 import { readPatch, type FormFields, type PatchInput } from './form-input';
 import { frameOf } from './frame';
-import { actionForm, page, type Markup, type PageFrame } from './layout';
+import { actionForm, page, time, type Markup, type PageFrame } from './layout';
 import { takeNotice } from './notices';
 import { payloadFields, payloadFieldsTable } from './payload-fields';
 import { refusal } from './refusal-page';
@@ -74,7 +74,7 @@ async function render(c: Context<ConsoleEnv>, deps: ConsoleDeps, source: FormFie
   const frame = frameOf(c, 'Redrive preview', 'dead-letters');
   const p = await readRedrivePreview(deps, readSelection(source, deps.jobs.catalog?.types), patch);
   const summary = html`<p class="summary"><strong>${p.count}</strong> dead-lettered job(s): ${describeSelection(p.selection)}.</p>
-<p class="meta">Entries that fail after ${p.selection.failedBefore} are not part of this selection, nor of a redrive started from this page.</p>`;
+<p class="meta">Entries that fail after ${time(p.selection.failedBefore)} are not part of this selection, nor of a redrive started from this page.</p>`;
   const example = p.first && p.patch.payload === undefined ? html`<section aria-labelledby="payload-h"><h2 id="payload-h">Payload of ${p.first.id}</h2>${payloadBlock(frame.user, p.first.payload)}</section>` : '';
   const editor = frame.user.role === 'operator' && p.count > 0 ? patchEditor(frame, p) : '';
   const body = html`${takeNotice(c)}${summary}${idsSection(p)}${plansSection(p.plans, p.count)}${example}${editor}${actions(frame, p)}`;

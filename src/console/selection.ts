@@ -5,7 +5,7 @@
 import { html } from 'hono/html';
 import { InvalidOptionError, type FieldIssue } from '../shared/errors';
 import type { DeadLetterSelection } from '../client/dead-letters';
-import type { Markup } from './layout';
+import { timeText, type Markup } from './layout';
 
 /** A console selection: always of one job type. */
 export interface ConsoleSelection extends DeadLetterSelection {
@@ -76,8 +76,8 @@ export function describeSelection(selection: ConsoleSelection): string {
   if (selection.id !== undefined) return `${selection.type} job ${selection.id}`;
   const parts = [`${selection.type} jobs`];
   if (selection.fingerprint) parts.push(`of group ${selection.fingerprint}`);
-  if (selection.failedAfter && selection.failedBefore) parts.push(`that failed between ${selection.failedAfter} and ${selection.failedBefore}`);
-  else if (selection.failedAfter) parts.push(`that failed after ${selection.failedAfter}`);
-  else if (selection.failedBefore) parts.push(`that failed before ${selection.failedBefore}`);
+  if (selection.failedAfter && selection.failedBefore) parts.push(`that failed between ${timeText(selection.failedAfter)} and ${timeText(selection.failedBefore)}`);
+  else if (selection.failedAfter) parts.push(`that failed after ${timeText(selection.failedAfter)}`);
+  else if (selection.failedBefore) parts.push(`that failed before ${timeText(selection.failedBefore)}`);
   return parts.join(' ');
 }

@@ -32,7 +32,7 @@ export function taskRoutes({ tasks, config }: ConsoleDeps): Hono<ConsoleEnv> {
       : html`<table class="tasks"><caption>Bulk redrives and discards, newest first</caption>
 <thead><tr><th scope="col">Task</th><th scope="col">By</th><th scope="col">Started</th><th scope="col">Finished</th><th scope="col">Status</th><th scope="col">Done</th><th scope="col">Failed</th><th scope="col">Errors (latest)</th><th scope="col"></th></tr></thead>
 <tbody>${all.map((t) => taskRow(frame, t))}</tbody></table>`;
-    const body = html`${table}<p class="meta">Tasks run in the console process and go on when this page is closed; each operation is in its entry's audit trail. Read at ${new Date().toISOString()}; refreshes every 2 s.</p>`;
+    const body = html`${table}<p class="meta">Tasks run in the console process and go on when this page is closed; each operation is in its entry's audit trail. Read at ${time(new Date().toISOString())}; refreshes every 2 s.</p>`;
     return c.html(page(frame, html`${takeNotice(c)}${live('tasks-live', '/tasks', body, 2)}`));
   });
   app.post('/tasks/:id/cancel', requireRole('operator'), (c) => {

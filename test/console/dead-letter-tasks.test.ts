@@ -55,6 +55,9 @@ describe('console: canary redrive and bulk tasks (real dev server, Chromium)', f
       const row = again.page.locator('table.tasks tbody tr').first();
       await row.locator('td.status').filter({ hasText: 'done' }).waitFor();
       assert.deepEqual([await row.locator('td.done').textContent(), await row.locator('td.failed').textContent()], ['5', '0']);
+      // Times in the console's one format, the title's included (UTC, 24-hour; no ISO 'T').
+      assert.match((await again.page.locator('p.meta time').textContent()) ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+      assert.doesNotMatch((await row.locator('th').textContent()) ?? '', /\d{4}-\d\d-\d\dT/);
       await again.page.screenshot({ path: 'test-artifacts/console-tasks.png', fullPage: true });
     } finally {
       await again.context.close();

@@ -61,6 +61,9 @@ describe('console: redrive preview and patch editor (real dev server, Chromium)'
       assert.ok(ids.includes(plain!.id) && ids.includes(doubled!.id), ids.join());
       assert.equal(Number(await page.locator('p.summary strong').textContent()), ids.length);
       assert.ok((await page.locator('table.plan').count()) >= 1);
+      // Its cut-off reads in the console's one time format (UTC, 24-hour), as every time does.
+      const utc = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/;
+      assert.match((await page.locator('p.meta', { hasText: 'Entries that fail after' }).locator('time').textContent()) ?? '', utc);
     } finally {
       await context.close();
     }
@@ -146,6 +149,7 @@ describe('console: redrive preview and patch editor (real dev server, Chromium)'
       assert.equal((await block('Payload it failed with')).toAccount, 'nobody-patch');
       assert.deepEqual(await block('Patch of its redrive'), { toAccount: 'bob' });
       assert.equal((await block('Payload its redrive started')).toAccount, 'bob');
+      assert.match((await page.locator('p.meta', { hasText: 'Read at' }).locator('time').textContent()) ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
     } finally {
       await context.close();
     }

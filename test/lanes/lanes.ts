@@ -27,10 +27,10 @@ export const lanes: Lane[] = [
     summary: 'no Temporal server and nothing provisioned: schemas, config, formatting, activities against loopback SMTP, HTTP and SQLite, bundles and replays',
     needs: [],
     files: [
-      ...inFolder('activities', ['email', 'hand-off-batcher', 'payments', 'reports', 'retry-after', 'smtp-errors', 'smtp-tls', 'sync-source']),
+      ...inFolder('activities', ['attempt-logs', 'email', 'hand-off-batcher', 'payments', 'reports', 'retry-after', 'smtp-errors', 'smtp-tls', 'sync-source']),
       ...inFolder('bench', ['profile-summary', 'report']),
       ...inFolder('catalog', ['catalog', 'failure-fingerprint', 'fairness', 'sensitive', 'start-compat', 'unknown-keys']),
-      ...inFolder('client', ['cli-help', 'cli-windows', 'codec-server', 'dead-letter-calls', 'dead-letter-history', 'format', 'http-api-subset', 'job-list', 'progress', 'redrive-plan', 'validate']),
+      ...inFolder('client', ['cli-help', 'cli-windows', 'codec-server', 'dead-letter-bulk', 'dead-letter-calls', 'dead-letter-history', 'format', 'http-api-subset', 'job-list', 'progress', 'redrive-plan', 'validate']),
       ...inFolder('cluster', ['config']),
       ...inFolder('console', ['hosts', 'job-filters']),
       ...inFolder('db', ['database-errors', 'database', 'ledger']),
