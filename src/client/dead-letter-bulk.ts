@@ -94,17 +94,28 @@ function pacer(ratePerSecond?: number, signal?: AbortSignal): () => Promise<Date
 /**
  * Runs `run` over `items` with at most `concurrency` in flight, each started after `pace` (until
  * it answers nothing: aborted), and yields the outcomes in the order the items came. `run` reports
- * failures in its outcome, never rejects.
+ * failures in its outcome, and rejects only to stop the whole operation.
  */
 async function* pooled<I, O>(items: AsyncIterable<I> | Iterable<I>, concurrency: number, pace: () => Promise<Date | undefined>, run: (item: I, startedAt: Date) => Promise<O>): AsyncGenerator<O> {
   const inFlight: Promise<O>[] = [];
-  for await (const item of items) {
-    const at = await pace();
-    if (!at) break;
-    inFlight.push(run(item, at));
-    if (inFlight.length >= Math.max(1, concurrency)) yield await inFlight.shift()!;
+  let stopping = false;
+  try {
+    for await (const item of items) {
+      // A call that stops the operation stops the starting of others at once, not when its turn comes.
+      const at = stopping ? undefined : await pace();
+      if (!at || stopping) break;
+      const call = run(item, at);
+      call.catch(() => (stopping = true)); // and no rejection is left unhandled if the caller stops reading
+      inFlight.push(call);
+      if (inFlight.length >= Math.max(1, concurrency)) yield await inFlight.shift()!;
+    }
+    while (inFlight.length > 0) yield await inFlight.shift()!;
+  } catch (err) {
+    // The operation stops (no worker answers): the calls already sent end first (each within the
+    // update's bounded wait) and are reported, so that every entry acted on is named; then the stop.
+    for (const settled of await Promise.allSettled(inFlight.splice(0))) if (settled.status === 'fulfilled') yield settled.value;
+    throw err;
   }
-  while (inFlight.length > 0) yield await inFlight.shift()!;
 }
 
 /** With no worker on the DLQ's queue no entry can be operated on: the whole operation stops, naming why. */

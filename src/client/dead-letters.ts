@@ -9,7 +9,7 @@ import { ErrorType, InvalidOptionError, JobsError, describe } from '../shared/er
 import { discardUpdate, redriveUpdate, type RedriveResult } from '../workflow/dead-letter';
 import { compareEntries, type DeadLetterEntry, type DeadLetterFilter, type DeadLetterGroup, type DeadLetterStatus } from '../workflow/dead-letter-entries';
 import { validateRedrivePayload } from '../catalog/validate';
-import { callDeadLetterWorkflow, DeadLetterBusyError } from './dead-letter-calls';
+import { callDeadLetterWorkflow, unappliedUpdateMessage, updateWaitMs, DeadLetterBusyError } from './dead-letter-calls';
 import { DeadLetterWorkerCheck } from './dead-letter-worker-check';
 import { entrySensitive } from './masked-entry';
 import { maskSensitive } from '../catalog/sensitive';
@@ -248,9 +248,13 @@ export class DeadLetterQueue {
     await this.workerCheck.assert(workflowId);
     // One update ID across the retries: a retry of an update that did land returns its result.
     const updateId = randomUUID();
+    // A worker that died in the last 20 s passes the check, and the server would hold the update
+    // for as long as none polls: the wait is bounded, and the error says what may still happen.
+    const wait = AbortSignal.timeout(updateWaitMs);
     try {
-      return await callDeadLetterWorkflow(this.client, workflowId, (h) => run(h, updateId));
+      return await this.client.withAbortSignal(wait, () => callDeadLetterWorkflow(this.client, workflowId, (h) => run(h, updateId)));
     } catch (err) {
+      if (wait.aborted) throw new DeadLetterError(ErrorType.DlqBusy, unappliedUpdateMessage(workflowId), { cause: err });
       const cause = err instanceof WorkflowUpdateFailedError ? err.cause : err;
       if (cause instanceof ApplicationFailure) throw new DeadLetterError((cause.type as typeof ErrorType.DlqInvalidState) ?? ErrorType.DlqInvalidState, cause.message, { cause });
       if (err instanceof DeadLetterBusyError) throw new DeadLetterError(ErrorType.DlqBusy, err.detail, { cause: err });

@@ -79,6 +79,13 @@ describe(`the DLQ with every worker down: ${handOffs} failures (real dev server,
     await until(`${handOffs + 20} entries are dead-lettered`, async () => (await jobs.deadLetters.counts()).brittle?.['dead-lettered'] === handOffs + 20, 300_000);
     await killIfRunning(worker);
     worker = undefined;
+    // A discard sent right after the last worker died: it looks like a busy worker for 20 s, so the
+    // update is sent; it is not applied while none polls, and the call says so within its bound.
+    const earlyAt = Date.now();
+    const early = jobs.deadLetters.discard('handed-2', { reason: 'too soon' }).then(
+      () => assert.fail('a discard with no worker was applied at once'),
+      (err: unknown) => ({ err, ms: Date.now() - earlyAt }),
+    );
     // Hand-offs that reach the DLQ after its workers died: the server records them, no worker applies them.
     await handOver(handOffs, handOffs + 100);
     const total = handOffs + 120;
@@ -112,6 +119,13 @@ describe(`the DLQ with every worker down: ${handOffs} failures (real dev server,
       if (page.includes('real')) assert.match(await response.text(), /real 3 broke on attempt 2/);
     }
 
+    const refused = await early;
+    assert.equal((refused.err as { type?: string }).type, 'jobs:dlq-busy', String(refused.err));
+    assert.match(String(refused.err), /no worker applied the operation on the DLQ workflow .* within 20 s .*: the server holds it and applies it when a worker polls again; check the entry/);
+    assert.ok(refused.ms < 20_000 + 8_000, `bounded: ${refused.ms} ms (the 5 s probe, the 20 s wait)`);
+    assert.equal((await jobs.deadLetters.show('handed-2')).status, 'dead-lettered', 'not applied while no worker runs');
+    console.log(`      no worker, within 20 s of its death: dlq discard answered in ${refused.ms} ms (jobs:dlq-busy)`);
+
     // Until a stopped worker's last poll is 20 s old, it cannot be told from a busy one (the discard
     // would then be sent, and held by the server for a worker): wait for that, as an operator would.
     await until('no worker polled the DLQ\'s queue in the last 20 s', async () => {
@@ -129,9 +143,10 @@ describe(`the DLQ with every worker down: ${handOffs} failures (real dev server,
     for await (const outcome of jobs.deadLetters.redriveAll({ type: 'brittle', fingerprint: brittleGroup }, { patch: { heal: true }, reason: 'healed' })) outcomes.push(outcome);
     assert.equal(outcomes.filter((o) => 'runId' in o).length, 20, JSON.stringify(outcomes.filter((o) => !('runId' in o))));
     for (const job of real) await jobs.result(job.id);
+    assert.equal((await jobs.deadLetters.show('handed-1')).status, 'dead-lettered', 'the refused discard was never applied');
+    // The discard the server held was applied once a worker polled again, as its error said.
+    await until('the held discard is applied', async () => (await jobs.deadLetters.show('handed-2')).status === 'discarded', 60_000);
     const counts = (await jobs.deadLetters.counts()).brittle!;
-    assert.deepEqual([counts['dead-lettered'], counts.redriven, counts.discarded], [handOffs + 100, 20, 0], 'the refused discard was never applied');
-    const entry = await jobs.deadLetters.show('handed-1');
-    assert.equal(entry.status, 'dead-lettered');
+    assert.deepEqual([counts['dead-lettered'], counts.redriven, counts.discarded], [handOffs + 99, 20, 1]);
   });
 });
