@@ -9,6 +9,7 @@ import type { Catalog } from '../catalog/catalog';
 import { ErrorType } from '../shared/errors';
 import { jobMetrics, stallErrorType, type JobMetric, type StallReason } from '../shared/job-metrics';
 import { stallReason } from '../shared/stall';
+import { keepAlive } from './keep-alive';
 import { pauseRetryIfTypePaused } from './pause-on-failure';
 
 /** How long an attempt waits, at most, to learn how its predecessor ended before it gets on with its work. */
@@ -48,6 +49,7 @@ function attemptInterceptors(ctx: Context, jobType: string, taskQueue: string | 
           count(ctx, jobMetrics.attemptFailed, jobType, { error_type: stallErrorType(previousAttempt) });
         }
       }
+      const stopKeepAlive = keepAlive(ctx);
       try {
         const result = await next(input);
         recordAttempts(ctx, jobType, 'completed');
@@ -66,6 +68,8 @@ function attemptInterceptors(ctx: Context, jobType: string, taskQueue: string | 
           else if (taskQueue !== undefined) await pauseRetryIfTypePaused(ctx, taskQueue, jobType);
         }
         throw err;
+      } finally {
+        stopKeepAlive();
       }
     },
   };

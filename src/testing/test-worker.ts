@@ -9,6 +9,7 @@ import type { Catalog } from '../catalog/catalog';
 import { planQueues } from '../catalog/task-queues';
 import { queueWorkerOptions, type CreateWorkerOptions } from '../worker/create-worker';
 import { applyRatePerKey } from '../worker/apply-rate-per-key';
+import { heartbeatThrottleOption } from '../activity/keep-alive';
 import { sandboxTimeoutOption } from '../worker/sdk-worker-internals';
 
 const noop = () => {};
@@ -65,6 +66,7 @@ export async function createJobTestWorker(env: TestWorkflowEnvironment, bundle: 
         dataConverter,
         interceptors: { activity: [jobActivityInterceptors(catalog, { taskQueue })] },
         ...sandboxTimeoutOption,
+        ...heartbeatThrottleOption,
         ...(limits ? queueWorkerOptions(plan, limits) : { taskQueue: plan.taskQueue }),
       }),
     ),

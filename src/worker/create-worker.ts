@@ -15,6 +15,7 @@ import { ConfigError, UnreachableError, describe } from '../shared/errors';
 import { assertNamespace } from './namespace-check';
 import { dataConverterFor } from '../shared/data-converter';
 import { ensureSearchAttributes } from '../shared/ensure-search-attributes';
+import { heartbeatThrottleOption } from '../activity/keep-alive';
 import { sandboxTimeoutOption } from './sdk-worker-internals';
 import { connectionOptions } from '../shared/temporal-connection';
 import { heavyModulesIn } from './bundle-check';
@@ -186,6 +187,7 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
           // Cache and eager-dispatch settings, measured by `npm run bench` (docs/performance.md).
           ...workerTuning,
           ...sandboxTimeoutOption,
+          ...heartbeatThrottleOption,
           ...queueWorkerOptions(plan, options),
           // On SIGINT/SIGTERM the worker stops polling, lets in-flight activities finish for this long,
           // then cancels them; Temporal retries cancelled attempts on another worker.

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { temporal as proto } from '@temporalio/proto';
 import { runDoctor } from '../../src/client/doctor';
 import { JobClient } from '../../src/client/job-client';
 import { planQueues } from '../../src/catalog/task-queues';
@@ -57,6 +58,19 @@ describe('a catalog whose every type has a queue of its own (real dev server, wo
     const [entry] = await client.deadLetters.list({ type: 'brittle', id: brittle.id });
     assert.match(entry!.error.message, /brittle: n1 broke on attempt 2/);
     assert.equal((await client.get(brittle.id)).status, 'failed');
+  });
+
+  it('cancels a job whose step never heartbeats: the library heartbeats for it, so the job ends cancelled, not after its step', async () => {
+    const job = await client.enqueue('slow-export', { ms: 60_000 }, { id: uniqueId('export') });
+    const { PENDING_ACTIVITY_STATE_STARTED: STARTED } = proto.api.enums.v1.PendingActivityState;
+    await until('its attempt runs', async () => (await client.temporal.workflow.getHandle(job.id).describe()).raw.pendingActivities?.some((a) => a.state === STARTED) === true);
+    const at = Date.now();
+    await client.cancel(job.id);
+    await until('the job is cancelled', async () => (await client.get(job.id)).status === 'cancelled', 50_000);
+    // The step alone would take 60 s: heartbeats every 1 s, sent at most every 2 s, bring the cancel in a few.
+    const ms = Date.now() - at;
+    assert.ok(ms < 50_000, `cancelled ${ms} ms after the request`);
+    console.log(`      a step without heartbeats: cancelled ${ms} ms after the request`);
   });
 
   it('jobctl doctor finds the shared queue polled', async () => {
