@@ -22,7 +22,7 @@ export const commandSummaries: Readonly<Record<string, { term: string; descripti
   keygen: { term: 'keygen [options]', description: 'Print a new encryption key entry, <key-id>:<base64>, for ENCRYPTION_KEYS or a key file (append it last to rotate)' },
   console: { term: 'console [options]', description: 'Serve the operator console (overview, jobs, dead letters, schedules) against the configured deployment; Ctrl-C stops it' },
   schedule: { term: 'schedule', description: 'Recurring jobs: each run is an ordinary job, whose ID is the schedule ID plus the scheduled time' },
-  doctor: { term: 'doctor [options]', description: 'Check that jobs can run here: server, namespace, search attributes, pollers, encryption keys; exits 1 on any FAIL' },
+  doctor: { term: 'doctor [options]', description: 'Check that jobs can run here: server, namespace, search attributes, pollers, encryption keys, flow control on the server; exits 1 on any FAIL' },
   types: { term: 'types [options]', description: "List the catalog's job types" },
 };
 

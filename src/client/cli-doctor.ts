@@ -6,6 +6,7 @@ import { loadConfig } from '../shared/config';
 import { UnreachableError } from '../shared/errors';
 import { temporalAddress } from '../shared/temporal-connection';
 import { doctorReport, runDoctor, type DoctorReport } from './doctor';
+import { flowControlUses } from './flow-control-check';
 import { sanitizeForTerminal } from './format';
 import { JobClient } from './job-client';
 
@@ -16,7 +17,7 @@ export class DoctorFailedError extends Error {}
 export function addDoctorCommand(program: Command): void {
   program
     .command('doctor')
-    .description('Check that jobs can run here: server, namespace, search attributes, pollers, encryption keys; exits 1 on any FAIL')
+    .description('Check that jobs can run here: server, namespace, search attributes, pollers, encryption keys, flow control on the server; exits 1 on any FAIL')
     .option('--json', 'print the report as JSON')
     .action(async (opts: { json?: boolean }) => {
       const config = loadConfig();
@@ -28,7 +29,8 @@ export function addDoctorCommand(program: Command): void {
         // Every queue the catalog's job types run on; without a catalog, the shared queue alone.
         const catalog = projectCatalog('optional', 'doctor');
         const taskQueues = catalog ? planQueues(jobs.taskQueue, catalog.definitions).map((p) => p.taskQueue) : [jobs.taskQueue];
-        report = await runDoctor(jobs.temporal, { address, sharedQueue: jobs.taskQueue, taskQueues });
+        const flowControl = flowControlUses(catalog?.definitions ?? []);
+        report = await runDoctor(jobs.temporal, { address, sharedQueue: jobs.taskQueue, taskQueues, flowControl });
       } catch (err) {
         if (!(err instanceof UnreachableError)) throw err;
         report = doctorReport(config.namespace, [{ name: 'server', status: 'FAIL', detail: err.message }]);

@@ -31,6 +31,17 @@ export function formatStats(stats: JobStats): string {
   const rated = stats.rateLimited.map(
     (r) => `rate per key ${r.type}: ${r.ratePerKey === undefined ? `${r.declared}/s declared, not set on the server yet (a worker sets it at start)` : `at most ${r.ratePerKey}/s per key`} on ${r.taskQueue}; tasks it holds back wait in that queue's backlog`,
   );
-  const notes = [...paused, ...limited, ...rated];
+  const notes = [...paused, ...limited, ...rated, ...flowControlLines(stats)];
   return [table, ...(notes.length ? ['', ...notes] : []), '', ...queues].join('\n');
+}
+
+/** The server's last recorded flow-control check, where the catalog declares fairness or rates per key. */
+function flowControlLines(stats: JobStats): string[] {
+  const fc = stats.flowControl;
+  if (!fc) return [];
+  if (!fc.checked) return ['flow control on the server: not checked yet (a worker checks at start; jobctl doctor checks now)'];
+  const c = fc.checked;
+  const seen = `fairness ${c.fairness}, priority order ${c.priority}, ${c.partitions} partition(s), checked ${c.checkedAt}`;
+  if (fc.problems.length === 0) return [`flow control on the server: ${seen}: keys, weights and rates hold`];
+  return [`flow control on the server: ${seen}:`, ...fc.problems.map((p) => `  ${p}`), '  fix: see jobctl doctor'];
 }

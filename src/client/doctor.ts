@@ -7,6 +7,7 @@ import { searchAttributeFixCommands } from '../shared/missing-search-attribute';
 import { customSearchAttributes } from '../shared/search-attributes';
 import { optionalTsToMs } from '../shared/sdk-internals';
 import { decodePayload } from './decode';
+import { checkFlowControl, flowControlFix, flowControlProblems } from './flow-control-check';
 import { firstEvent } from './history';
 import { jobTypeSearchAttribute } from '../catalog/job-type-attribute';
 
@@ -45,6 +46,12 @@ export interface DoctorInput {
    * after they stop, and a live worker polls again at least every minute or so. @defaultValue 120000
    */
   pollerFreshMs?: number;
+  /**
+   * What flow control the catalog declares: the server is checked for what it needs (fairness, the
+   * new matcher, one partition; see flow-control-check.ts). Priorities are given at enqueue, so
+   * they are always checked. @defaultValue neither fairness nor rates per key
+   */
+  flowControl?: { fairness?: boolean; ratePerKey?: boolean };
 }
 
 /** gRPC NOT_FOUND: the namespace does not exist. */
@@ -106,7 +113,17 @@ export async function runDoctor(client: Client, input: DoctorInput): Promise<Doc
       ? await orUnchecked('encryption keys', 'warn', (name) => checkNewestJob(client, name, taskQueues))
       : { name: 'encryption keys', status: 'warn', detail: `not checked: without the ${jobTypeSearchAttribute.name} search attribute no job can have started` },
   );
+  checks.push(await orUnchecked('flow control', 'warn', (name) => checkFlowControlSupport(client, name, input.sharedQueue, input.flowControl ?? {})));
   return doctorReport(namespace, checks);
+}
+
+/** Whether the server does what the declared fairness, rates per key and priorities need. */
+async function checkFlowControlSupport(client: Client, name: string, taskQueue: string, uses: { fairness?: boolean; ratePerKey?: boolean }): Promise<DoctorCheck> {
+  const support = await checkFlowControl(client, taskQueue);
+  const problems = flowControlProblems(support, { ...uses, priority: true });
+  const seen = `fairness ${support.fairness}, priority order ${support.priority}, ${support.partitions} partition(s)`;
+  if (problems.length === 0) return { name, status: 'ok', detail: `${seen}: fairness keys, weights, priorities and rates per key hold` };
+  return { name, status: 'warn', detail: `${seen}: ${problems.join('; ')}`, fix: flowControlFix() };
 }
 
 /** A check's result, or `status` saying why it could not be made (e.g. a call this connection may not make). */

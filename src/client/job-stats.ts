@@ -1,5 +1,6 @@
 import { taskQueueFor } from '../catalog/task-queues';
 import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
+import { flowControlProblems, flowControlUses, readFlowControl, type FlowControlSupport } from './flow-control-check';
 import type { JobClient } from './job-client';
 import { quoteQueryValue } from './job-list';
 import { readRatePerKey, taskQueueBacklog, type QueueBacklog } from './task-queue-stats';
@@ -40,6 +41,12 @@ export interface JobStats {
   limited: LimitedType[];
   /** The types with `limits.ratePerKey`: the rate per key the server holds on their queue (unset if no worker has set it yet). Tasks it holds back wait in that queue's backlog. */
   rateLimited: { type: string; taskQueue: string; declared: number; ratePerKey?: number }[];
+  /**
+   * Where the catalog declares fairness or rates per key: the server's last recorded check (by a
+   * worker at start, or `jobctl doctor`; stats itself does not probe), and what it finds will not
+   * hold. `checked` is unset when none was recorded.
+   */
+  flowControl?: { checked?: FlowControlSupport; problems: string[] };
 }
 
 /**
@@ -61,7 +68,8 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
   const rows = jobs.catalog?.definitions.map((d) => ({ type: d.type, queues: [...new Set([jobs.taskQueue, taskQueueFor(jobs.taskQueue, d)])] })) ?? [{ type: '*', queues: [jobs.taskQueue] }];
   const allQueues = [...new Set(rows.flatMap((r) => r.queues))];
   const rated = (jobs.catalog?.definitions ?? []).filter((d) => d.limits?.ratePerKey !== undefined);
-  const [types, deadLetters, queues, paused, limited, rateLimited] = await Promise.all([
+  const uses = flowControlUses(jobs.catalog?.definitions ?? []);
+  const [types, deadLetters, queues, paused, limited, rateLimited, checked] = await Promise.all([
     Promise.all(
       rows.map(async ({ type, queues }) => {
         const base = `${type === '*' ? 'JobType IS NOT NULL' : `JobType = ${quoteQueryValue(type)}`} AND TaskQueue IN (${queues.map(quoteQueryValue).join(', ')})`;
@@ -85,6 +93,7 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
         return { type: d.type, taskQueue, declared: d.limits!.ratePerKey!, ...(ratePerKey === undefined ? {} : { ratePerKey }) };
       }),
     ),
+    uses.fairness || uses.ratePerKey ? readFlowControl(client, jobs.taskQueue) : undefined,
   ]);
   return {
     at: now.toISOString(),
@@ -100,6 +109,7 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
     paused,
     limited,
     rateLimited,
+    ...(uses.fairness || uses.ratePerKey ? { flowControl: { ...(checked ? { checked } : {}), problems: checked ? flowControlProblems(checked, uses) : [] } } : {}),
   };
 }
 

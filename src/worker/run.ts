@@ -1,8 +1,11 @@
+import type { Client } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import type pino from 'pino';
 import type { PayloadSchemas } from '../catalog/catalog';
 import { planQueues } from '../catalog/task-queues';
 import { resolveConfig } from '../shared/config';
+import { checkFlowControl, flowControlFix, flowControlProblems, flowControlUses } from '../client/flow-control-check';
+import { describe } from '../shared/errors';
 import { createWorker, type CreateWorkerOptions } from './create-worker';
 import { installRuntime, metricsBindAddress } from './logger';
 import { startQueueSampler, type StopSampler } from './queue-metrics';
@@ -49,6 +52,9 @@ export async function runWorker<S extends PayloadSchemas>(options: RunWorkerOpti
     if (!plans.some((p) => p.shared)) {
       logger.info({ taskQueue: shared.taskQueue, runs: sharedQueueRuns, servedBy: shared.types }, `worker:shared-queue-elsewhere — this worker leaves the shared queue ${shared.taskQueue} to the workers of ${shared.types.join(', ')}, which run it`);
     }
+    // Fairness keys, weights and rates per key hold only if the server does its part: say when not.
+    const uses = flowControlUses(options.catalog.definitions);
+    if (uses.fairness || uses.ratePerKey) void logFlowControl(untracedClient, config.taskQueue, uses, logger);
     const allQueues = allPlans.map((p) => p.taskQueue);
     if (metricsBindAddress(config)) stopSampler = startQueueSampler(untracedClient, config, options.catalog, allQueues, logger);
     const onSignal = (signal: NodeJS.Signals) => {
@@ -67,6 +73,21 @@ export async function runWorker<S extends PayloadSchemas>(options: RunWorkerOpti
   } finally {
     await stopSampler?.();
     await close();
+  }
+}
+
+/**
+ * Checks what the server does for the catalog's flow control, in the background (about 0.3 s), and
+ * logs `worker:flow-control`: info when it holds, warn naming each setting and the fix when not.
+ */
+async function logFlowControl(client: Client, taskQueue: string, uses: { fairness: boolean; ratePerKey: boolean }, logger: pino.Logger): Promise<void> {
+  try {
+    const support = await checkFlowControl(client, taskQueue);
+    const problems = flowControlProblems(support, uses);
+    if (problems.length === 0) logger.info({ ...support }, 'worker:flow-control');
+    else logger.warn({ ...support, problems, fix: flowControlFix() }, `worker:flow-control — ${problems.join('; ')}`);
+  } catch (err) {
+    logger.warn({ taskQueue, error: describe(err) }, 'worker:flow-control — the server could not be checked for fairness and partitions (jobctl doctor tries again)');
   }
 }
 

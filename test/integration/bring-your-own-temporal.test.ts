@@ -114,6 +114,8 @@ describe('bring your own Temporal: a server without the JobType search attribute
       [`task queue ${taskQueue} (shared)`]: 'FAIL',
       [`task queue ${taskQueue}:email`]: 'warn',
       'encryption keys': 'warn',
+      // A plain start-dev: 4 partitions per queue, so the built-in types' fairness keys are inexact at best.
+      'flow control': 'warn',
     });
 
     const noNamespace = await ctl(['doctor'], { TEMPORAL_NAMESPACE: 'no-such-namespace' });
@@ -165,8 +167,12 @@ describe('bring your own Temporal: a server without the JobType search attribute
       })());
       assert.equal(withKey.code, 0, withKey.stdout + withKey.stderr);
       assert.equal(withKey.stderr, '');
-      const lines = withKey.stdout.trim().split('\n');
-      assert.ok(lines.every((l) => /^ok {4}/.test(l)), withKey.stdout);
+      // Every check passes but one warning: this bare server does not do what the built-in types'
+      // fairness keys need, and doctor says so, with the line that starts one that does.
+      const lines = withKey.stdout.trim().split('\n').filter((l) => !/^ {6}/.test(l));
+      assert.deepEqual(lines.filter((l) => !/^ok {4}/.test(l)).map((l) => l.slice(0, 24)), ['warn  flow control: fair'], withKey.stdout);
+      assert.match(withKey.stdout, /^warn {2}flow control: fairness unknown, priority order unknown, 4 partition\(s\): task queue \S+ has 4 partitions/m);
+      assert.match(withKey.stdout, /^ {13}temporal server start-dev --dynamic-config-value matching\.useNewMatcher=true /m);
       assert.match(withKey.stdout, /^ok {4}search attribute JobType: registered as Keyword$/m);
       assert.match(withKey.stdout, new RegExp(`^ok {4}task queue ${taskQueue} \\(shared\\): \\d+ poller\\(s\\)`, 'm'));
       assert.match(withKey.stdout, new RegExp(`^ok {4}task queue ${taskQueue}:email: \\d+ poller\\(s\\)`, 'm'));

@@ -58,6 +58,7 @@ export const lanes: Lane[] = [
         'dlq-without-workers',
         'email-once',
         'fairness',
+        'flow-control-check',
         'metrics',
         'own-queues',
         'pause',
