@@ -23,7 +23,8 @@ const handOffs = Number(process.env.DLQ_NO_WORKER_ENTRIES ?? 5000);
 // and the console read it all; a discard says at once that no worker answers and changes nothing;
 // a worker started again redrives the real group.
 describe(`the DLQ with every worker down: ${handOffs} failures (real dev server, worker process)`, function () {
-  this.timeout(600_000);
+  // 50 s on a quiet 2-core machine; two copies of it beside other lanes took over 600 s.
+  this.timeout(1_200_000);
   let temporal: TestTemporal;
   let jobs: JobClient<typeof ownQueuesCatalog.payloads>;
   let consoleServer: RunningConsole | undefined;
@@ -73,12 +74,16 @@ describe(`the DLQ with every worker down: ${handOffs} failures (real dev server,
   }
 
   it('reads every entry, group, count and page with no worker; a discard says at once that none answers and changes nothing; a worker back redrives a group', async () => {
+    // Where the time goes, should a loaded machine make it slow.
+    const began = Date.now();
+    const phase = (what: string) => console.log(`      [${((Date.now() - began) / 1000).toFixed(1)} s] ${what}`);
     worker = await startWorker();
     const real = await Promise.all(Array.from({ length: 20 }, (_, i) => jobs.enqueue('brittle', { note: `real ${i}` }, { id: uniqueId(`real-${i}`) })));
     await handOver(0, handOffs);
     await until(`${handOffs + 20} entries are dead-lettered`, async () => (await jobs.deadLetters.counts()).brittle?.['dead-lettered'] === handOffs + 20, 300_000);
     await killIfRunning(worker);
     worker = undefined;
+    phase('every entry dead-lettered; the worker SIGKILLed');
     // A discard sent right after the last worker died: it looks like a busy worker for 20 s, so the
     // update is sent; it is not applied while none polls, and the call says so within its bound.
     const earlyAt = Date.now();
@@ -119,6 +124,7 @@ describe(`the DLQ with every worker down: ${handOffs} failures (real dev server,
       if (page.includes('real')) assert.match(await response.text(), /real 3 broke on attempt 2/);
     }
 
+    phase('reads done');
     const refused = await early;
     assert.equal((refused.err as { type?: string }).type, 'jobs:dlq-busy', String(refused.err));
     assert.match(String(refused.err), /no worker applied the operation on the DLQ workflow .* within 20 s .*: the server holds it and applies it when a worker polls again; check the entry/);
@@ -132,17 +138,21 @@ describe(`the DLQ with every worker down: ${handOffs} failures (real dev server,
       const { pollers } = await jobs.temporal.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: taskQueue }, taskQueueType: proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW });
       return (pollers ?? []).every((p) => Date.now() - Number(p.lastAccessTime?.seconds ?? 0) * 1000 > 21_000);
     });
+    phase('no poll in the last 20 s');
     const discard = await jobctl('dlq', 'discard', 'handed-1', '--reason', 'no worker');
     assert.equal(discard.code, 1, discard.stdout + discard.stderr);
     assert.match(discard.stderr, /no worker answers on the DLQ's task queue .*: nothing was changed; start a worker there/);
     console.log(`      no worker: dlq discard refused in ${discard.ms} ms`);
 
     worker = await startWorker();
+    phase('a worker started again');
     const brittleGroup = Object.entries(byFingerprint).find(([, n]) => n === 20)![0];
     const outcomes = [];
     for await (const outcome of jobs.deadLetters.redriveAll({ type: 'brittle', fingerprint: brittleGroup }, { patch: { heal: true }, reason: 'healed' })) outcomes.push(outcome);
     assert.equal(outcomes.filter((o) => 'runId' in o).length, 20, JSON.stringify(outcomes.filter((o) => !('runId' in o))));
+    phase('the group redriven');
     for (const job of real) await jobs.result(job.id);
+    phase('the redriven jobs completed');
     assert.equal((await jobs.deadLetters.show('handed-1')).status, 'dead-lettered', 'the refused discard was never applied');
     // The discard the server held was applied once a worker polled again, as its error said.
     await until('the held discard is applied', async () => (await jobs.deadLetters.show('handed-2')).status === 'discarded', 60_000);
