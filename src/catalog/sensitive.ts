@@ -78,5 +78,12 @@ export function scrubSensitive(text: string, payload: unknown, paths: readonly s
 export function scrubErrorChain(err: unknown, input: unknown, paths: readonly string[] | undefined): void {
   if (!paths?.length) return;
   const source = input && typeof input === 'object' && 'payload' in input ? (input as { payload: unknown }).payload : input;
-  for (let e: unknown = err; e instanceof Error; e = e.cause) e.message = scrubSensitive(e.message, source, paths);
+  const seen = new Set<unknown>();
+  for (let e: unknown = err; e instanceof Error && !seen.has(e); e = e.cause) {
+    seen.add(e);
+    const scrubbed = scrubSensitive(e.message, source, paths);
+    if (scrubbed === e.message) continue;
+    // Some errors' message is a getter only (a DOMException: an aborted or timed-out fetch): an own property then.
+    Object.defineProperty(e, 'message', { value: scrubbed, writable: true, configurable: true, enumerable: false });
+  }
 }

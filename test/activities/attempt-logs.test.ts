@@ -9,6 +9,18 @@ import { syncDataJob } from '../../src/jobs/sync-data';
 describe('job:attempt-failed log lines', () => {
   const token = 'tok-secret-77c2e1';
 
+  it('keeps an error whose message cannot be assigned (a timed-out fetch\'s DOMException) and masks what it quotes', async () => {
+    const env = new MockActivityEnvironment({ attempt: 1 }, { logger: new DefaultLogger('ERROR', () => undefined) });
+    const page = withRetrySchedule(syncDataJob, 'page', async (_input: { payload: { source: string; sourceToken: string } }) => {
+      throw new Error('the source did not answer', { cause: new DOMException(`request with ${token} timed out`, 'TimeoutError') });
+    });
+    const failure = await env.run(page, { payload: { source: 'crm', sourceToken: token } }).catch((e: unknown) => e);
+    assert.equal((failure as Error).message, 'the source did not answer');
+    const cause = (failure as { cause?: { cause?: DOMException } }).cause?.cause ?? (failure as { cause?: DOMException }).cause;
+    assert.ok(cause instanceof DOMException, String(cause));
+    assert.equal(cause.message, 'request with [sensitive] timed out');
+  });
+
   for (const [name, thrown, shown] of [
     ['a plain error', () => new Error(`token ${token} is not valid`), /token \[sensitive\] is not valid/],
     ['the cause of an error', () => new Error('the source refused the request', { cause: new Error(`Bearer ${token}`) }), /refused/],
