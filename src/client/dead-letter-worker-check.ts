@@ -5,7 +5,7 @@
 // two cannot be told apart, and the update is sent (docs/guarantees.md).
 import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { ErrorType, JobsError } from '../shared/errors';
+import { ErrorType, JobsError, describe } from '../shared/errors';
 import { optionalTsToMs } from '../shared/sdk-internals';
 import { deadLetterCountsQuery } from '../workflow/dead-letter';
 
@@ -57,12 +57,13 @@ export class DeadLetterWorkerCheck {
     } catch (err) {
       if (isNoPoller(err)) throw new DeadLetterNoWorkerError(this.taskQueue, 'the server saw no poller there lately', err);
       const code = isGrpcServiceError(err) ? err.code : isGrpcServiceError((err as { cause?: unknown })?.cause) ? (err as { cause: { code: number } }).cause.code : undefined;
-      // No answer in time: a worker busy with a long workflow task (a storm's hand-offs) answers late
-      // but still polls; one that stopped polls no more. Only the latter is refused.
-      if (code === GRPC_DEADLINE_EXCEEDED && !(await this.polledLately())) {
-        throw new DeadLetterNoWorkerError(this.taskQueue, `none answered within ${workerProbeMs / 1000} s, and none polled in the last ${livePollMs / 1000} s: stopped or crash-looping`, err);
+      // No answer in time, or another refusal (a loaded server cancelled the query, a hand-over to
+      // the next run, a query an old worker lacks): a worker busy with a long workflow task answers
+      // late but still polls, and the update is its to meet; one that stopped polls no more.
+      if (!(await this.polledLately())) {
+        const why = code === GRPC_DEADLINE_EXCEEDED ? `none answered within ${workerProbeMs / 1000} s` : `the probe failed (${describe(err)})`;
+        throw new DeadLetterNoWorkerError(this.taskQueue, `${why}, and none polled in the last ${livePollMs / 1000} s: stopped or crash-looping`, err);
       }
-      // Anything else (a hand-over to the next run, a query an old worker lacks) is the update's to meet.
       return;
     }
     this.answeredAt = Date.now();
