@@ -33,17 +33,6 @@ export function isHandOver(err: unknown): boolean {
   return code === GRPC.RESOURCE_EXHAUSTED || code === GRPC.ABORTED || code === GRPC.UNAVAILABLE || code === GRPC.DEADLINE_EXCEEDED;
 }
 
-/**
- * How long a redrive or discard waits for a worker to apply it, in ms. A busy worker (a storm's
- * hand-offs in one long workflow task) applies it within seconds; past this, none may be left.
- */
-export const updateWaitMs = 20_000;
-
-/** What an update not applied within {@link updateWaitMs} tells the operator: it was sent, and may still apply. */
-export function unappliedUpdateMessage(workflowId: string): string {
-  return `no worker applied the operation on the DLQ workflow ${workflowId} within ${updateWaitMs / 1000} s (its workers are down or stalled): the server holds it and applies it when a worker polls again; check the entry (jobctl dlq show) before repeating it`;
-}
-
 /** A DLQ workflow kept refusing or not answering a call (its hand-over, or workers too busy to answer): retryable. */
 export class DeadLetterBusyError extends JobsError {
   constructor(workflowId: string, cause: unknown) {

@@ -34,6 +34,21 @@ export class DeadLetterNoWorkerError extends JobsError {
   }
 }
 
+/** How often an update that waits for a worker checks that one still polls the DLQ's queue, in ms. */
+export const updateCheckMs = 20_000;
+
+/** An update sent while a worker seemed alive, and not applied once none polled for 20 s: the server holds it. */
+export class DeadLetterUnappliedError extends JobsError {
+  constructor(workflowId: string, cause: unknown) {
+    super(
+      ErrorType.DlqBusy,
+      `no worker has polled the DLQ's task queue for ${livePollMs / 1000} s and the operation on ${workflowId} was not applied: the server holds it and applies it when a worker polls again; check the entry (jobctl dlq show) before repeating it`,
+      { cause },
+    );
+    this.name = 'DeadLetterError';
+  }
+}
+
 /** Whether the server refused a query because no worker polled the queue lately. */
 function isNoPoller(err: unknown): boolean {
   const message = err instanceof Error ? `${err.message} ${(err.cause as Error | undefined)?.message ?? ''}` : String(err);
@@ -67,6 +82,30 @@ export class DeadLetterWorkerCheck {
       return;
     }
     this.answeredAt = Date.now();
+  }
+
+  /**
+   * Runs an update with an abort signal and waits for it as long as a worker polls the DLQ's queue
+   * (a busy one answers late); checked every {@link updateCheckMs}. Once none has polled for
+   * {@link livePollMs} (its workers died after the check), the call is abandoned with
+   * {@link DeadLetterUnappliedError}: the server holds the update and applies it when one returns.
+   */
+  async whileWorkersPoll<T>(workflowId: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const abort = new AbortController();
+    const running = call(abort.signal);
+    const settled = running.then(() => true as const, () => true as const);
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const done = await Promise.race([settled, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), updateCheckMs)))]);
+      clearTimeout(timer);
+      if (done) return running;
+      // A failed look at the pollers is no evidence that they are gone: keep waiting.
+      if (await this.polledLately().catch(() => true)) continue;
+      abort.abort();
+      const err = await running.then(() => undefined, (e: unknown) => e);
+      if (err === undefined) return running;
+      throw new DeadLetterUnappliedError(workflowId, err);
+    }
   }
 
   /** Whether a worker polled the DLQ's queue for workflow tasks within {@link livePollMs}. */

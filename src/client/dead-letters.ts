@@ -9,8 +9,8 @@ import { ErrorType, InvalidOptionError, JobsError, describe } from '../shared/er
 import { discardUpdate, redriveUpdate, type RedriveResult } from '../workflow/dead-letter';
 import { compareEntries, type DeadLetterEntry, type DeadLetterFilter, type DeadLetterGroup, type DeadLetterStatus } from '../workflow/dead-letter-entries';
 import { validateRedrivePayload } from '../catalog/validate';
-import { callDeadLetterWorkflow, unappliedUpdateMessage, updateWaitMs, DeadLetterBusyError } from './dead-letter-calls';
-import { DeadLetterWorkerCheck } from './dead-letter-worker-check';
+import { callDeadLetterWorkflow, DeadLetterBusyError } from './dead-letter-calls';
+import { DeadLetterUnappliedError, DeadLetterWorkerCheck } from './dead-letter-worker-check';
 import { entrySensitive } from './masked-entry';
 import { maskSensitive } from '../catalog/sensitive';
 import { quoteQueryValue } from './job-list';
@@ -249,12 +249,12 @@ export class DeadLetterQueue {
     // One update ID across the retries: a retry of an update that did land returns its result.
     const updateId = randomUUID();
     // A worker that died in the last 20 s passes the check, and the server would hold the update
-    // for as long as none polls: the wait is bounded, and the error says what may still happen.
-    const wait = AbortSignal.timeout(updateWaitMs);
+    // for as long as none polls: it is waited for while a worker polls, and the error says what
+    // may still happen once none does.
     try {
-      return await this.client.withAbortSignal(wait, () => callDeadLetterWorkflow(this.client, workflowId, (h) => run(h, updateId)));
+      return await this.workerCheck.whileWorkersPoll(workflowId, (signal) => this.client.withAbortSignal(signal, () => callDeadLetterWorkflow(this.client, workflowId, (h) => run(h, updateId))));
     } catch (err) {
-      if (wait.aborted) throw new DeadLetterError(ErrorType.DlqBusy, unappliedUpdateMessage(workflowId), { cause: err });
+      if (err instanceof DeadLetterUnappliedError) throw err;
       const cause = err instanceof WorkflowUpdateFailedError ? err.cause : err;
       if (cause instanceof ApplicationFailure) throw new DeadLetterError((cause.type as typeof ErrorType.DlqInvalidState) ?? ErrorType.DlqInvalidState, cause.message, { cause });
       if (err instanceof DeadLetterBusyError) throw new DeadLetterError(ErrorType.DlqBusy, err.detail, { cause: err });
