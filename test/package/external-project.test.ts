@@ -13,11 +13,12 @@ import { freePort, startProcess, type Started } from '../helpers/processes';
  * The packed tarball's bound: about 340 KB in 0.2.0 (dist with inline-source maps, bin, docs), 600 KB
  * once the operator console came in (its dist is 440 KB unpacked), 772 KB with tracing, flow control
  * and bulk enqueue and their docs (2026-12-02), 845 KB with jobctl's HTTP reads (their API subset)
- * and 856 KB with the HTTP enqueue and the job and catalog entry points (2026-12-03). The bound
+ * and 856 KB with the HTTP enqueue and the job and catalog entry points (2026-12-03), 912 KB with
+ * the DLQ's history reads, sensitive fields, the flow-control check and their docs (2026-12-05). The bound
  * catches what should not ship (tests, fixtures, a stray tarball), which the file checks below name;
  * it grows with the code it ships.
  */
-const maxTarballBytes = 896 * 1024;
+const maxTarballBytes = 960 * 1024;
 /** And unpacked: about 1.15 MB in 0.2.0, 2.1 MB with the console, 3.0 MB with the DLQ's history reads and sensitive fields. */
 const maxUnpackedBytes = 3.25 * 1024 * 1024;
 
