@@ -7,11 +7,16 @@ import type { Context } from '@temporalio/activity';
 export const keepAliveEveryMs = 1000;
 
 /**
- * How often, at most, the worker sends the heartbeats of an attempt whose step declares no heartbeat
- * timeout: the SDK's default is 30 s, which would hold a cancellation back that long. An attempt
- * that ends within its first second sends none, so short steps cost nothing more.
+ * How often, at most, the worker sends an attempt's heartbeats to the server: every 2 s. The SDK's
+ * defaults are 30 s for a step without a heartbeat timeout and 80% of the timeout for one with
+ * (8 s for send-email's and sync-data's 10 s), which held a cancellation back that long: the
+ * server tells an attempt of one only in the answer to a heartbeat. An attempt that ends within
+ * its first second sends none, so short steps cost nothing more.
  */
-export const heartbeatThrottleOption: { defaultHeartbeatThrottleInterval: string } = { defaultHeartbeatThrottleInterval: '2s' };
+export const heartbeatThrottleOption: { defaultHeartbeatThrottleInterval: string; maxHeartbeatThrottleInterval: string } = {
+  defaultHeartbeatThrottleInterval: '2s',
+  maxHeartbeatThrottleInterval: '2s',
+};
 
 /**
  * Starts heartbeating for the attempt of `ctx` once it has run {@link keepAliveEveryMs}, unless it

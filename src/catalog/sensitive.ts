@@ -63,10 +63,41 @@ export function sensitiveValues(value: unknown, paths: readonly string[] | undef
   return found.filter((v) => v.length >= 4);
 }
 
-/** `text` with every occurrence of the payload's sensitive values replaced by {@link sensitiveMask}. */
+/** A message cut short may end in the first characters of a value: this many or more are masked. */
+const cutPrefixMin = 6;
+
+/**
+ * The forms in which a message may quote a value: as is, JSON-escaped, URL-encoded, base64 (a
+ * Basic header) and base64url. Matched without regard to case.
+ */
+function quotedForms(v: string): string[] {
+  const json = JSON.stringify(v).slice(1, -1);
+  const base64 = Buffer.from(v, 'utf8').toString('base64');
+  return [...new Set([v, json, encodeURIComponent(v), base64, base64.replace(/=+$/, ''), Buffer.from(v, 'utf8').toString('base64url')])];
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * `text` with every quote of the payload's sensitive values replaced by {@link sensitiveMask}: in
+ * any of the forms of {@link quotedForms}, in any case, and a value's first characters where the
+ * text ends on them (a message cut at a length limit).
+ */
 export function scrubSensitive(text: string, payload: unknown, paths: readonly string[] | undefined): string {
-  let out = text;
-  for (const v of sensitiveValues(payload, paths).sort((a, b) => b.length - a.length)) out = out.split(v).join(sensitiveMask);
+  const values = sensitiveValues(payload, paths);
+  if (values.length === 0) return text;
+  const forms = [...new Set(values.flatMap(quotedForms))].sort((a, b) => b.length - a.length);
+  let out = text.replace(new RegExp(forms.map(escapeRegExp).join('|'), 'gi'), sensitiveMask);
+  // A cut message: its last word may be the start of a value.
+  for (const v of values) {
+    for (let n = v.length - 1; n >= cutPrefixMin; n--) {
+      const tail = new RegExp(`${escapeRegExp(v.slice(0, n))}(…|\\.\\.\\.)?\\s*$`, 'i');
+      if (tail.test(out)) {
+        out = out.replace(tail, `${sensitiveMask}$1`);
+        break;
+      }
+    }
+  }
   return out;
 }
 

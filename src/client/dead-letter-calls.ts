@@ -9,8 +9,13 @@ import { ErrorType, JobsError, describe } from '../shared/errors';
 /** gRPC status codes that a hand-over (or a busy server) produces and a retry outlives. */
 const GRPC = { NOT_FOUND: 5, RESOURCE_EXHAUSTED: 8, ABORTED: 10, UNAVAILABLE: 14, DEADLINE_EXCEEDED: 4 } as const;
 
-/** Attempts of one call before its error is reported (about 10 s in all). */
-const attempts = 8;
+/**
+ * How long a call is retried before its error is reported, in ms. Long enough for a loaded
+ * machine: two suites side by side on 2 cores had a DLQ activation of thousands of signals outrun
+ * its 10 s task timeout several times over, refusing updates all the while ("Workflow Task in failed
+ * state") for more than 10 s. A worker that is gone is found apart from this (whileWorkersPoll).
+ */
+const retryForMs = 60_000;
 
 /** Whether the DLQ workflow does not exist (never started): it holds nothing. */
 export function isMissingWorkflow(err: unknown): boolean {
@@ -45,12 +50,13 @@ export class DeadLetterBusyError extends JobsError {
  * worker) answers; when that lasts, throws {@link DeadLetterBusyError}.
  */
 export async function callDeadLetterWorkflow<T>(client: Client, workflowId: string, call: (handle: WorkflowHandle) => Promise<T>): Promise<T> {
+  const deadline = Date.now() + retryForMs;
   for (let attempt = 1; ; attempt++) {
     try {
       return await call(client.workflow.getHandle(workflowId));
     } catch (err) {
       if (!isHandOver(err)) throw err;
-      if (attempt >= attempts) throw new DeadLetterBusyError(workflowId, err);
+      if (Date.now() >= deadline) throw new DeadLetterBusyError(workflowId, err);
       await sleep(Math.min(2000, 100 * 2 ** (attempt - 1)));
     }
   }

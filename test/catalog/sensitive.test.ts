@@ -22,6 +22,18 @@ describe('sensitive payload fields', () => {
     assert.equal(scrubSensitive('refused s3cr3t-value (and s3cr3t-value again), key abc', payload, ['secret', 'auth.key']), 'refused [sensitive] (and [sensitive] again), key abc');
   });
 
+  it('replaces a value quoted JSON-escaped, URL-encoded, in base64, in another case, or cut short at the end of a message', () => {
+    const quoted = (token: string, text: string) => scrubSensitive(text, { secret: token }, ['secret']);
+    assert.equal(quoted('abc"def\\ghi12', `{"error":"bad token ${JSON.stringify('abc"def\\ghi12').slice(1, -1)}"}`), '{"error":"bad token [sensitive]"}');
+    const odd = 'a+b/c=d e&f-ENCODE';
+    assert.equal(quoted(odd, `url=${encodeURIComponent(odd)} b64=${Buffer.from(odd).toString('base64')} upper=${odd.toUpperCase()}`), 'url=[sensitive] b64=[sensitive] upper=[sensitive]');
+    assert.equal(quoted('user:pa55word', `Authorization: Basic ${Buffer.from('user:pa55word').toString('base64')}`), 'Authorization: Basic [sensitive]');
+    // A message cut at a length limit ends in the value's first characters (6 or more): masked.
+    assert.equal(quoted('PADTOKEN-abcdefghijklmnop', 'xxxx token=PADTOKEN-abcdefghijklmn'), 'xxxx token=[sensitive]');
+    assert.equal(quoted('PADTOKEN-abcdefghijklmnop', 'xxxx token=PADTOKEN-ab…'), 'xxxx token=[sensitive]…');
+    assert.equal(quoted('PADTOKEN-abcdefghijklmnop', 'xxxx token=PADTO'), 'xxxx token=PADTO', 'five characters say too little to mask');
+  });
+
   it('refuses a path the payload schema has no field of, or that is not a path, naming it', () => {
     assert.throws(() => defineCatalog({ jobs: [hook(['secret', 'token'])], payloads }), /jobs\.0 \(deliver-hook\)\.sensitive\.1: names token, which the payload schema has no field of \(fields: url, secret, auth, headers\)/);
     assert.throws(() => defineCatalog({ jobs: [hook(['secret', 'a..b', 7])], payloads }), /sensitive\.1: must be a payload field path such as token or auth\.secret, got "a\.\.b"[\s\S]*sensitive\.2: must be a payload field path/);
