@@ -88,17 +88,18 @@ export function scrubSensitive(text: string, payload: unknown, paths: readonly s
   if (values.length === 0) return text;
   const forms = [...new Set(values.flatMap(quotedForms))].sort((a, b) => b.length - a.length);
   let out = text.replace(new RegExp(forms.map(escapeRegExp).join('|'), 'gi'), sensitiveMask);
-  // A cut message: its last word may be the start of a value.
-  for (const v of values) {
-    for (let n = v.length - 1; n >= cutPrefixMin; n--) {
-      const tail = new RegExp(`${escapeRegExp(v.slice(0, n))}(…|\\.\\.\\.)?\\s*$`, 'i');
-      if (tail.test(out)) {
-        out = out.replace(tail, `${sensitiveMask}$1`);
-        break;
-      }
-    }
-  }
+  for (const v of values) out = maskCutPrefix(out, v);
   return out;
+}
+
+/** `text` with its end masked where it is the first {@link cutPrefixMin} or more characters of `v` (before an ellipsis). */
+function maskCutPrefix(text: string, v: string): string {
+  const end = /(…|\.\.\.)?\s*$/.exec(text)!;
+  const body = text.slice(0, end.index).toLowerCase();
+  for (let n = Math.min(v.length - 1, body.length); n >= cutPrefixMin; n--) {
+    if (body.endsWith(v.slice(0, n).toLowerCase())) return `${text.slice(0, end.index - n)}${sensitiveMask}${end[1] ?? ''}`;
+  }
+  return text;
 }
 
 /**

@@ -111,8 +111,8 @@ async function* pooled<I, O>(items: AsyncIterable<I> | Iterable<I>, concurrency:
     }
     while (inFlight.length > 0) yield await inFlight.shift()!;
   } catch (err) {
-    // The operation stops (no worker answers): the calls already sent end first (each within the
-    // update's bounded wait) and are reported, so that every entry acted on is named; then the stop.
+    // The operation stops (no worker answers): the calls already sent end first (each gives up once
+    // no worker has polled for 20 s) and are reported, so that every entry acted on is named; then the stop.
     for (const settled of await Promise.allSettled(inFlight.splice(0))) if (settled.status === 'fulfilled') yield settled.value;
     throw err;
   }

@@ -4,18 +4,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { checkFlowControl, flowControlProblems, flowControlStartDev, readFlowControl, type FlowControlSupport } from '../../src/client/flow-control-check';
-import { loadConfig } from '../../src/shared/config';
 import { customSearchAttributes } from '../../src/shared/search-attributes';
-import { provisionTemporalCli } from '../../src/provision/temporal-cli';
+import { startBareTemporal, type BareTemporal } from '../helpers/bare-temporal';
 import { repoRoot, uniqueId } from '../helpers/env';
-import { freePort, runCommand, startProcess, type Started } from '../helpers/processes';
+import { runCommand, startProcess, type Started } from '../helpers/processes';
 import { killIfRunning, startTestTemporal, type TestTemporal } from '../helpers/worker-process';
 
 interface Server {
   address: string;
   client: Client;
   connection: Connection;
-  process?: Started;
+  bare?: BareTemporal;
 }
 
 // No API reports a server's dynamic config: the check reads a queue's partitions and probes the
@@ -23,26 +22,20 @@ interface Server {
 // with fairness and the new matcher off, and the library's own (fairness on, one partition).
 describe('flow control: what the server does for fairness, priorities and rates per key (real dev servers)', function () {
   this.timeout(300_000);
-  let cli: string;
   let plain: Server;
   let onePartition: Server;
   let library: Server & { temporal: TestTemporal };
   let worker: Started | undefined;
 
   async function startCliServer(dynamicConfig: string[]): Promise<Server> {
-    const port = await freePort();
-    const args = ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--http-port', String(await freePort()), '--metrics-port', String(await freePort()), '--log-level', 'error'];
     // The jobs' search attributes, as a worker would register them (jobctl stats counts by them).
     const attributes = Object.entries(customSearchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]);
-    const started = startProcess(cli, [...args, ...attributes, ...dynamicConfig.flatMap((v) => ['--dynamic-config-value', v])], process.env);
-    await started.waitFor(`Server:  localhost:${port}`, 60_000);
-    const address = `127.0.0.1:${port}`;
-    const connection = await Connection.connect({ address });
-    return { address, connection, client: new Client({ connection }), process: started };
+    const bare = await startBareTemporal(undefined, [...attributes, ...dynamicConfig.flatMap((v) => ['--dynamic-config-value', v])]);
+    const connection = await Connection.connect({ address: bare.address });
+    return { address: bare.address, connection, client: new Client({ connection }), bare };
   }
 
   before(async () => {
-    cli = (await provisionTemporalCli({ cacheDir: loadConfig().cacheDir })).value;
     plain = await startCliServer([]);
     onePartition = await startCliServer(['matching.numTaskqueueReadPartitions=1', 'matching.numTaskqueueWritePartitions=1']);
     const temporal = await startTestTemporal();
@@ -54,7 +47,7 @@ describe('flow control: what the server does for fairness, priorities and rates 
     if (worker) await killIfRunning(worker);
     for (const s of [plain, onePartition, library]) {
       await s?.connection.close();
-      if (s?.process) await killIfRunning(s.process);
+      await s?.bare?.stop();
     }
     await library?.temporal.stop();
   });
