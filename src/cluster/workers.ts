@@ -28,13 +28,27 @@ export async function startWorkerProcess(name: string, address: string, env: Nod
   const logFile = path.join(logDir, `${name}.log`);
   const main = path.join(repoRoot, 'dist', 'worker', 'main.js');
   let current: ClusterChild | undefined;
-  const start = async () => {
+  const start = async (): Promise<void> => {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await startOnce();
+      } catch (err) {
+        // A port found free can be taken by another server before the worker binds it: with a
+        // port of our choosing, that is a reason to choose again, not a failure of the worker.
+        const chosenByUs = env.METRICS_PORT === undefined && process.env.METRICS_PORT === undefined;
+        if (!chosenByUs || tries >= 3 || !/METRICS_PORT: \S+ is already in use/.test(String(err))) throw err;
+      }
+    }
+  };
+  const startOnce = async () => {
     const before = (await readFile(logFile, 'utf8').catch(() => '')).length;
     const merged = { ...process.env, ...env };
     // Readiness is read from the `worker:started` line, which is logged at info.
     const level = merged.LOG_LEVEL === 'trace' || merged.LOG_LEVEL === 'debug' ? merged.LOG_LEVEL : 'info';
-    // Several workers share this machine: each serves its metrics on a port of its own.
-    const metricsPort = merged.METRICS_PORT ?? String(await freePortOn('127.0.0.1'));
+    // Several workers share this machine: each serves its metrics on a port of its own, free on
+    // every interface (the worker binds METRICS_HOST, 0.0.0.0 by default, and nodes listen on
+    // 127.0.0.x addresses of their own).
+    const metricsPort = merged.METRICS_PORT ?? String(await freePortOn('0.0.0.0'));
     current = spawnLogged(name, process.execPath, [main], { ...merged, LOG_LEVEL: level, TEMPORAL_ADDRESS: address, METRICS_PORT: metricsPort }, logFile, repoRoot);
     let exit: number | string | undefined;
     void current.exited.then((code) => (exit = code));
