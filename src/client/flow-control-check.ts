@@ -89,9 +89,12 @@ async function handedOut(client: Client, tasks: { id: string; priority: { priori
     for (const t of tasks) {
       await client.workflow.start(probeWorkflowType, { taskQueue, workflowId: `${taskQueue}:${t.id}`, priority: t.priority, workflowExecutionTimeout: '1m' });
       started.push(`${taskQueue}:${t.id}`);
+      // A start reaches the queue a moment later, and the history service hands its tasks to
+      // matching concurrently: under load a later start can arrive first. Each start waits for
+      // the one before, so the queue's arrival order is this order and the handed-out order says
+      // what the matcher did with it.
+      await untilBacklogHolds(client, taskQueue, started.length);
     }
-    // A start reaches the queue a moment later: polled before the last one is there, the order says nothing.
-    await untilBacklogHolds(client, taskQueue, tasks.length);
     const order: string[] = [];
     for (let i = 0; i < polls; i++) {
       const task = await client.withDeadline(Date.now() + pollMs, () =>
