@@ -8,18 +8,8 @@ import { ErrorType, databaseFailure, nonRetryable, retryable, rideOutDatabaseOut
 import type { ActivityDeps } from './deps';
 import { accountFor, holdOf, ownHold, post, setHoldStatus } from './payment-records';
 import { whileHeartbeating } from '../activity';
-import { parseJobPayload } from '../activity';
-import { withRetrySchedule } from '../activity';
-
-/** Input of every payment step: which job execution runs it, and on what payment. */
-export interface PaymentStepInput {
-  /** The job ID (workflow ID); the hold records it as the payment's owner. */
-  jobId: string;
-  /** The job execution (`workflowInfo().firstExecutionRunId`): the ledger runs each step once per execution. */
-  execution: string;
-  /** The job's payload, validated again here because it crossed a process boundary. */
-  payload: unknown;
-}
+import { currentJob, parseJobPayload } from '../activity';
+import { unwrapLegacyInput } from '../activity/job-attempt';
 
 /** Result of `reserveFunds`. */
 export interface ReserveResult {
@@ -52,14 +42,19 @@ export interface StepResult {
 /** A primary key taken by a concurrent attempt of the same step: the retry finds its ledger row. */
 const UNIQUE_VIOLATION_CODE = /^(23505|SQLITE_CONSTRAINT_PRIMARYKEY|SQLITE_CONSTRAINT_UNIQUE)$/;
 
-/** Builds the `process-payment` activities: each step runs once per job execution through the ledger. */
+/**
+ * Builds the `process-payment` activities. Each takes the job's payload and runs once per job
+ * execution through the ledger; the job's ID and execution come from the attempt (`currentJob`).
+ */
 export function createPaymentsActivities(deps: ActivityDeps) {
-  async function once<T extends object>(input: PaymentStepInput, step: string, work: (trx: Trx, p: ProcessPaymentPayload) => Promise<T>) {
-    const payment = parsePayment(input.payload);
+  /** Runs one step of the job whose activity calls it, once per execution, through the ledger. */
+  async function once<T extends object>(payload: unknown, step: string, work: (trx: Trx, p: ProcessPaymentPayload, jobId: string) => Promise<T>) {
+    const payment = parsePayment(payload);
+    const { jobId } = currentJob();
     return whileHeartbeating(async (signal) => {
       try {
         // A restart of seconds is waited out in this attempt; a longer outage fails it as jobs:database-unavailable.
-        const { result, replayed } = await rideOutDatabaseOutage(() => runOnce(deps.db, { jobId: input.jobId, execution: input.execution, step }, (trx) => work(trx, payment), signal));
+        const { result, replayed } = await rideOutDatabaseOutage(() => runOnce(deps.db, step, (trx) => work(trx, payment, jobId), signal));
         return { ...result, replayed };
       } catch (err) {
         throw classifyDbError(err);
@@ -69,11 +64,11 @@ export function createPaymentsActivities(deps: ActivityDeps) {
 
   return {
     /** Step `reserve`: holds the amount on the from-account, so concurrent payments cannot spend it. */
-    reserveFunds: withRetrySchedule(processPaymentJob, 'step', (input: PaymentStepInput): Promise<ReserveResult> =>
-      once(input, 'reserve', async (trx, p) => {
+    reserveFunds: (payload: unknown): Promise<ReserveResult> =>
+      once(payload, 'reserve', async (trx, p, jobId) => {
         const from = await accountFor(trx, p.fromAccount, p.currency);
         const hold = await holdOf(trx, p.paymentId);
-        if (hold && hold.job_id !== input.jobId) {
+        if (hold && hold.job_id !== jobId) {
           throw nonRetryable(ProcessPaymentErrorType.DuplicatePayment, `payment "${p.paymentId}" is already being paid by job "${hold.job_id}"`);
         }
         // A redrive of this job may hold again only after the earlier execution undid its hold.
@@ -94,17 +89,16 @@ export function createPaymentsActivities(deps: ActivityDeps) {
           );
         }
         const heldAt = new Date().toISOString();
-        const row = { job_id: input.jobId, account_id: from.id, amount: p.amount, status: 'held' as const, updated_at: heldAt };
+        const row = { job_id: jobId, account_id: from.id, amount: p.amount, status: 'held' as const, updated_at: heldAt };
         if (hold) await trx.updateTable('holds').set(row).where('payment_id', '=', p.paymentId).execute();
         else await trx.insertInto('holds').values({ payment_id: p.paymentId, ...row }).execute();
         return { accountId: from.id, amount: p.amount, heldAt };
       }),
-    ),
 
     /** Step `capture`: moves the held money to the to-account, as a debit and a credit that sum to zero. */
-    capturePayment: withRetrySchedule(processPaymentJob, 'step', (input: PaymentStepInput): Promise<CaptureResult> =>
-      once(input, 'capture', async (trx, p) => {
-        await ownHold(trx, input.jobId, p, 'held');
+    capturePayment: (payload: unknown): Promise<CaptureResult> =>
+      once(payload, 'capture', async (trx, p, jobId) => {
+        await ownHold(trx, jobId, p, 'held');
         const to = await accountFor(trx, p.toAccount, p.currency);
         const taken = await trx
           .updateTable('accounts')
@@ -121,26 +115,24 @@ export function createPaymentsActivities(deps: ActivityDeps) {
         await setHoldStatus(trx, p.paymentId, 'captured', capturedAt);
         return { capturedAt };
       }),
-    ),
 
     /** Step `release`: closes the captured hold. */
-    releaseHold: withRetrySchedule(processPaymentJob, 'step', (input: PaymentStepInput): Promise<StepResult> =>
-      once(input, 'release', async (trx, p) => {
-        await ownHold(trx, input.jobId, p, 'captured');
+    releaseHold: (payload: unknown): Promise<StepResult> =>
+      once(payload, 'release', async (trx, p, jobId) => {
+        await ownHold(trx, jobId, p, 'captured');
         await setHoldStatus(trx, p.paymentId, 'released', new Date().toISOString());
         return { changed: true };
       }),
-    ),
 
     /**
      * Undoes `capture` (step `compensate:capture`): moves the money back with reversal entries and
      * reopens the hold. Does nothing if the capture never took effect; retried (jobs:compensation-pending)
      * while the to-account lacks the money.
      */
-    reverseCapture: withRetrySchedule(processPaymentJob, 'compensate', (input: PaymentStepInput): Promise<StepResult> =>
-      once(input, 'compensate:capture', async (trx, p) => {
+    reverseCapture: (payload: unknown): Promise<StepResult> =>
+      once(payload, 'compensate:capture', async (trx, p, jobId) => {
         const hold = await holdOf(trx, p.paymentId);
-        if (hold?.job_id !== input.jobId || (hold.status !== 'captured' && hold.status !== 'released')) return { changed: false };
+        if (hold?.job_id !== jobId || (hold.status !== 'captured' && hold.status !== 'released')) return { changed: false };
         const returned = await trx
           .updateTable('accounts')
           .set({ balance: sql<number>`balance - ${p.amount}` })
@@ -163,13 +155,12 @@ export function createPaymentsActivities(deps: ActivityDeps) {
         await setHoldStatus(trx, p.paymentId, 'held', at);
         return { changed: true };
       }),
-    ),
 
     /** Undoes `reserve` (step `compensate:reserve`): cancels the hold. Does nothing if there is none. */
-    cancelHold: withRetrySchedule(processPaymentJob, 'compensate', (input: PaymentStepInput): Promise<StepResult> =>
-      once(input, 'compensate:reserve', async (trx, p) => {
+    cancelHold: (payload: unknown): Promise<StepResult> =>
+      once(payload, 'compensate:reserve', async (trx, p, jobId) => {
         const hold = await holdOf(trx, p.paymentId);
-        if (hold?.job_id !== input.jobId || hold.status === 'cancelled') return { changed: false };
+        if (hold?.job_id !== jobId || hold.status === 'cancelled') return { changed: false };
         if (hold.status !== 'held') {
           throw retryable(ProcessPaymentErrorType.CompensationPending, `payment "${p.paymentId}" is ${hold.status}; its capture must be reversed before the hold is cancelled`);
         }
@@ -177,12 +168,12 @@ export function createPaymentsActivities(deps: ActivityDeps) {
         await setHoldStatus(trx, p.paymentId, 'cancelled', new Date().toISOString());
         return { changed: true };
       }),
-    ),
   };
 }
 
 /** The payload, or a non-retryable failure: jobs:invalid-amount for a bad amount, else jobs:invalid-payload. */
-function parsePayment(payload: unknown): ProcessPaymentPayload {
+function parsePayment(input: unknown): ProcessPaymentPayload {
+  const payload = unwrapLegacyInput(input);
   const amount: unknown = typeof payload === 'object' && payload !== null ? (payload as { amount?: unknown }).amount : undefined;
   if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) {
     throw nonRetryable(ProcessPaymentErrorType.InvalidAmount, `amount must be a positive whole number of minor units, got ${JSON.stringify(amount)}`);

@@ -11,6 +11,11 @@ import { jobMetrics, stallErrorType, type JobMetric, type StallReason } from '..
 import { stallReason } from '../shared/stall';
 import { keepAlive } from './keep-alive';
 import { pauseRetryIfTypePaused } from './pause-on-failure';
+import type { JobDefinition } from '../catalog/define-job';
+import { readJobHeader } from '../shared/job-header';
+import { isLibraryActivity } from '../shared/library-activities';
+import { legacyExecution, recordJobAttempt, type JobAttempt } from './job-attempt';
+import { attemptFailure, logAttempt, scheduledByWrapper } from './retry-schedule';
 
 /** How long an attempt waits, at most, to learn how its predecessor ended before it gets on with its work. */
 const diagnosisTimeoutMs = 2000;
@@ -23,7 +28,7 @@ const diagnosisTimeoutMs = 2000;
 export function jobActivityInterceptors(catalog: Pick<Catalog, 'byWorkflowType'>, options: JobActivityInterceptorsOptions = {}): ActivityInterceptorsFactory {
   return (ctx) => {
     const definition = catalog.byWorkflowType(ctx.info.workflowType ?? '');
-    return definition ? attemptInterceptors(ctx, definition.type, options.taskQueue, definition.sensitive) : {};
+    return definition ? attemptInterceptors(ctx, definition, options.taskQueue) : {};
   };
 }
 
@@ -36,11 +41,15 @@ export interface JobActivityInterceptorsOptions {
   taskQueue?: string;
 }
 
-function attemptInterceptors(ctx: Context, jobType: string, taskQueue: string | undefined, sensitive: readonly string[] | undefined): ActivityInterceptors {
+function attemptInterceptors(ctx: Context, definition: JobDefinition, taskQueue: string | undefined): ActivityInterceptors {
+  const jobType = definition.type;
   let previousAttempt: StallReason | undefined;
   const inbound: ActivityInboundCallsInterceptor = {
     async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
       const { attempt } = ctx.info;
+      const job = jobAttemptOf(ctx, definition, input);
+      recordJobAttempt(ctx, job);
+      if (job.preset !== undefined) logAttempt(ctx, definition, job.preset);
       if (attempt > 1) {
         previousAttempt = await previousStall(ctx);
         if (previousAttempt) {
@@ -57,17 +66,19 @@ function attemptInterceptors(ctx: Context, jobType: string, taskQueue: string | 
       } catch (err) {
         // A sensitive value the message quotes (a source echoing the token it refused) is masked
         // before the error reaches a log line, the history or the DLQ.
-        scrubErrorChain(err, input.args[0], sensitive);
+        scrubErrorChain(err, input.args[0], definition.sensitive);
         // A shutdown is not the attempt's failure: it is reported as such, and the next attempt
         // counts it as a stall (as it does timeouts, which this worker never sees).
         if (isWorkerShutdown(ctx)) throw workerShutdownFailure(attempt, err);
+        // The step's failure waits its preset's delay before the next attempt.
+        const failure = job.preset !== undefined && !scheduledByWrapper(ctx) ? attemptFailure(ctx, definition, job.preset, input.args[0], err) : err;
         // A cancelled job's attempt is not a failure either.
-        if (!(err instanceof CancelledFailure)) {
-          count(ctx, jobMetrics.attemptFailed, jobType, { error_type: errorTypeOf(err) });
-          if (isLastAttempt(ctx, err)) recordAttempts(ctx, jobType, 'failed');
+        if (!(failure instanceof CancelledFailure)) {
+          count(ctx, jobMetrics.attemptFailed, jobType, { error_type: errorTypeOf(failure) });
+          if (isLastAttempt(ctx, failure)) recordAttempts(ctx, jobType, 'failed');
           else if (taskQueue !== undefined) await pauseRetryIfTypePaused(ctx, taskQueue, jobType);
         }
-        throw err;
+        throw failure;
       } finally {
         stopKeepAlive();
       }
@@ -83,6 +94,23 @@ function attemptInterceptors(ctx: Context, jobType: string, taskQueue: string | 
       },
     },
   };
+}
+
+/**
+ * The job an attempt works for: from the header its workflow sent, or, for a step scheduled by a
+ * workflow of an earlier release (no header), from its `{ jobId, execution, payload }` input and
+ * the definition's main preset. The library's own activities (the DLQ hand-off, the concurrency
+ * slot) run under no preset of the job's.
+ */
+function jobAttemptOf(ctx: Context, definition: JobDefinition, input: ActivityExecuteInput): JobAttempt {
+  const { workflowExecution, activityType, attempt } = ctx.info;
+  // A job's activity always has its workflow; the empty ID is for a stand-alone call only.
+  const base = { jobId: workflowExecution?.workflowId ?? '', jobType: definition.type, attempt };
+  const header = readJobHeader(input.headers);
+  const declared = (name: string | undefined) => (name !== undefined && Object.hasOwn(definition.presets, name) ? name : undefined);
+  if (header) return { ...base, execution: header.execution, preset: declared(header.preset), headed: true };
+  const preset = isLibraryActivity(activityType) ? undefined : definition.mainPreset;
+  return { ...base, execution: legacyExecution(input.args[0]) ?? workflowExecution?.runId ?? '', preset, headed: false };
 }
 
 /**

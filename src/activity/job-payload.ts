@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { z } from 'zod';
 import { parseTolerant } from '../catalog/unknown-keys';
+import { unwrapLegacyInput } from './job-attempt';
 import { ErrorType, formatIssues, issuesFromZod, nonRetryable } from '../shared/errors';
 
 /**
@@ -10,9 +11,12 @@ import { ErrorType, formatIssues, issuesFromZod, nonRetryable } from '../shared/
  * nested object) that an older worker has never heard of, and the job must still run. The job's
  * own payload (its history, its record, a DLQ entry) keeps them. Each attempt that meets such
  * keys logs `job:unknown-fields` (info) naming them. A payload that fails the schema otherwise is a
- * non-retryable `jobs:invalid-payload` naming each field.
+ * non-retryable `jobs:invalid-payload` naming each field. A step retried from a workflow of 0.2
+ * (whose steps took `{ jobId, execution, payload }`) has its payload taken out of that envelope.
  */
 export function parseJobPayload<S extends z.ZodType>(type: string, schema: S, payload: unknown): z.output<S> {
+  // A step that a workflow of an earlier release scheduled got the payload in an envelope.
+  payload = unwrapLegacyInput(payload);
   const parsed = parseTolerant(schema as z.ZodType<z.output<S>>, payload, 'strip');
   if (!parsed.success) throw nonRetryable(ErrorType.InvalidPayload, `invalid ${type} payload: ${formatIssues(issuesFromZod(parsed.error, 'payload'))}`);
   if (parsed.unknownKeys.length > 0) logUnknown(type, parsed.unknownKeys.map((p) => ['payload', ...p].map(String).join('.')));

@@ -6,6 +6,7 @@ import { databaseFailure } from '../db/database-errors';
 import { scrubErrorChain } from '../catalog/sensitive';
 import { ErrorType, describe } from '../shared/errors';
 import { delayAfterAttempt, type RetryShape } from '../shared/retry';
+import { jobAttemptOrUndefined } from './job-attempt';
 
 /**
  * Turns whatever an attempt threw into the failure Temporal should see: non-retryable failures
@@ -42,53 +43,85 @@ export function toScheduledFailure(shape: RetryShape, attempt: number, thrown: u
 }
 
 /**
- * Wraps an activity so that its failures follow the retry schedule of the job's named preset (the
- * preset the workflow schedules this activity with).
+ * Wraps an activity so that its failures follow the retry schedule of the job's named preset.
+ * Needed only for steps scheduled by a workflow of an earlier release: the job interceptor applies
+ * the schedule of the preset the workflow named (`jobActivities(definition, preset)`) to every
+ * step, and this wrapper then passes the attempt through unchanged.
+ * @deprecated The schedule is applied for you; kept for activities written for 0.2.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any payload; the preset name is checked against the definition's (a typo is a compile error)
 export function withRetrySchedule<I, O, P extends string = string>(definition: JobDefinition<any, string, P>, presetName: NoInfer<P>, run: (input: I) => Promise<O>): (input: I) => Promise<O> {
-  const preset = presetOf(definition, presetName);
-  const nonRetryableTypes = preset.nonRetryableErrorTypes ?? [];
+  presetOf(definition, presetName);
   return async (input: I) => {
-    const { attempt: current } = Context.current().info;
-    // A first attempt is the normal case (job:start already says the job began): debug, because a
-    // line per step per job was a measurable part of the worker's CPU per job (docs/performance.md).
-    // Retries, the attempts an operator looks for, stay at info.
-    Context.current().log[current > 1 ? 'info' : 'debug']('job:attempt', { jobType: definition.type, step: presetName, attempt: current });
+    const job = jobAttemptOrUndefined();
+    // Applied by the interceptor, from the preset in the job header.
+    if (job?.headed) return run(input);
+    const context = Context.current();
+    if (!job) logAttempt(context, definition, presetName);
+    scheduledHere.add(context);
     try {
       return await run(input);
     } catch (err) {
-      // Before it is logged here: the activity interceptor scrubs it again for the history.
-      scrubErrorChain(err, input, definition.sensitive);
-      const { attempt } = Context.current().info;
-      if (err instanceof CancelledFailure) {
-        // Not a failure of the work: the job was cancelled (info), or the worker is stopping and
-        // the activity interceptor turns this into a retryable jobs:worker-shutdown (warn).
-        const shutdown = err.message === 'WORKER_SHUTDOWN';
-        Context.current().log[shutdown ? 'warn' : 'info'](shutdown ? 'job:attempt-failed' : 'job:attempt-cancelled', {
-          jobType: definition.type,
-          attempt,
-          retrying: shutdown,
-          errorType: shutdown ? ErrorType.WorkerShutdown : undefined,
-          error: describe(err),
-        });
-        throw err;
-      }
-      const failure = toScheduledFailure(preset.retry, attempt, err);
-      const retrying =
-        attempt < jobMaxAttempts(definition, presetName) &&
-        !(failure instanceof ApplicationFailure && (failure.nonRetryable || (nonRetryableTypes as readonly string[]).includes(failure.type ?? '')));
-      Context.current().log.warn('job:attempt-failed', {
-        jobType: definition.type,
-        attempt,
-        retrying,
-        errorType: failure instanceof ApplicationFailure ? (failure.type ?? undefined) : undefined,
-        nextRetryDelay: retrying ? nextDelay(preset.retry, attempt, failure) : undefined,
-        error: describe(err),
-      });
-      throw failure;
+      throw attemptFailure(context, definition, presetName, input, err);
     }
   };
+}
+
+/** Attempts whose schedule `withRetrySchedule` applied (an earlier release's step): the interceptor leaves them. */
+const scheduledHere = new WeakSet<Context>();
+
+/** Whether `withRetrySchedule` already applied a schedule to this attempt's failure. */
+export function scheduledByWrapper(context: Context): boolean {
+  return scheduledHere.has(context);
+}
+
+/**
+ * Logs the start of an attempt of a step. A first attempt is the normal case (job:start already
+ * says the job began): debug, because a line per step per job was a measurable part of the
+ * worker's CPU per job (docs/performance.md). Retries, the attempts an operator looks for, are info.
+ */
+export function logAttempt(context: Context, definition: JobDefinition, presetName: string): void {
+  const { attempt } = context.info;
+  context.log[attempt > 1 ? 'info' : 'debug']('job:attempt', { jobType: definition.type, step: presetName, attempt });
+}
+
+/**
+ * What a failed attempt of a step under `presetName` throws: its error with sensitive values
+ * masked, wrapped so that Temporal waits the schedule's delay before the next attempt, and logged
+ * (`job:attempt-failed`, or `job:attempt-cancelled`).
+ */
+export function attemptFailure(context: Context, definition: JobDefinition, presetName: string, input: unknown, err: unknown): unknown {
+  const preset = presetOf(definition, presetName);
+  const nonRetryableTypes = preset.nonRetryableErrorTypes ?? [];
+  // Before it is logged here: the activity interceptor scrubs it again for the history.
+  scrubErrorChain(err, input, definition.sensitive);
+  const { attempt } = context.info;
+  if (err instanceof CancelledFailure) {
+    // Not a failure of the work: the job was cancelled (info), or the worker is stopping and
+    // the activity interceptor turns this into a retryable jobs:worker-shutdown (warn).
+    const shutdown = err.message === 'WORKER_SHUTDOWN';
+    context.log[shutdown ? 'warn' : 'info'](shutdown ? 'job:attempt-failed' : 'job:attempt-cancelled', {
+      jobType: definition.type,
+      attempt,
+      retrying: shutdown,
+      errorType: shutdown ? ErrorType.WorkerShutdown : undefined,
+      error: describe(err),
+    });
+    return err;
+  }
+  const failure = toScheduledFailure(preset.retry, attempt, err);
+  const retrying =
+    attempt < jobMaxAttempts(definition, presetName) &&
+    !(failure instanceof ApplicationFailure && (failure.nonRetryable || (nonRetryableTypes as readonly string[]).includes(failure.type ?? '')));
+  context.log.warn('job:attempt-failed', {
+    jobType: definition.type,
+    attempt,
+    retrying,
+    errorType: failure instanceof ApplicationFailure ? (failure.type ?? undefined) : undefined,
+    nextRetryDelay: retrying ? nextDelay(preset.retry, attempt, failure) : undefined,
+    error: describe(err),
+  });
+  return failure;
 }
 
 /** The wait before the next attempt: the failure's own `nextRetryDelay`, else the exponential backoff Temporal applies. */

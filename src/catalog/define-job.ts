@@ -58,7 +58,7 @@ export interface JobQueue {
  *
  * `TPayload` is the validated payload, which `idempotencyKey` and `summary` receive.
  */
-export interface JobDefinition<TPayload = unknown, TType extends string = string, TPresets extends string = string> {
+export interface JobDefinition<TPayload = unknown, TType extends string = string, TPresets extends string = string, TSteps extends string = string> {
   /** The job type's name, e.g. `send-email`. A stored contract: never rename it in place. */
   type: TType;
   /** Name of the workflow function that runs this job type. Also stored in histories. */
@@ -71,8 +71,8 @@ export interface JobDefinition<TPayload = unknown, TType extends string = string
   presets: Record<TPresets, ActivityPreset>;
   /** The preset whose attempts the job record reports until the job names a step. */
   mainPreset: NoInfer<TPresets>;
-  /** Ordered names of the job's steps, reported by `jobctl status`. @defaultValue one step named after the type */
-  steps?: readonly string[];
+  /** Ordered names of the job's steps, reported by `jobctl status`; `job.step(name, …)` in the workflow takes one of them. @defaultValue one step named after the type */
+  steps?: readonly TSteps[];
   /**
    * The job ID used when the caller gives none, derived from the payload so that enqueueing the
    * same business operation twice runs it once. @defaultValue `<type>-<random UUID>`
@@ -120,9 +120,9 @@ export interface JobDefinition<TPayload = unknown, TType extends string = string
  * Declares a job type; the identity function that lets TypeScript infer the type name, the preset
  * names and (from the parameter of `summary` or `idempotencyKey`) the payload type.
  */
-export function defineJob<TPayload, const TType extends string, const TPresets extends string>(
-  definition: JobDefinition<TPayload, TType, TPresets>,
-): JobDefinition<TPayload, TType, TPresets> {
+export function defineJob<TPayload, const TType extends string, const TPresets extends string, const TSteps extends string = string>(
+  definition: JobDefinition<TPayload, TType, TPresets, TSteps>,
+): JobDefinition<TPayload, TType, TPresets, TSteps> {
   return definition;
 }
 

@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { traced } from '../shared/traced';
+import { currentJob } from '../activity/job-attempt';
 import type { Kysely, Transaction } from 'kysely';
 
 /** One step of one job execution that has taken effect; see runOnce. */
@@ -44,9 +45,15 @@ export interface OnceResult<T> {
  * step in one transaction. An attempt retried or redelivered after the commit finds the row and
  * returns the recorded result; an attempt that fails (or races another and loses on the primary
  * key) rolls back whole, so no side effect is half-done.
+ *
+ * Given a step name (`runOnce(db, 'reserve', …)`), the key's job and execution are those of the
+ * activity attempt that calls it (see `currentJob`); given a whole {@link LedgerKey}, its own.
+ * Cancelled by `signal`, by default the attempt's own cancellation: a cancelled attempt's writes
+ * roll back.
  */
-export async function runOnce<DB, T>(db: Kysely<DB>, key: LedgerKey, work: (trx: Transaction<DB>) => Promise<T>, signal?: AbortSignal): Promise<OnceResult<T>> {
+export async function runOnce<DB, T>(db: Kysely<DB>, step: string | LedgerKey, work: (trx: Transaction<DB>) => Promise<T>, signal: AbortSignal | undefined = currentCancellation()): Promise<OnceResult<T>> {
   if (!db) throw new TypeError('runOnce needs the jobs database: declare `database` in the worker definition (defineWorker), and pass the `db` its activities factory is given');
+  const key = typeof step === 'string' ? ledgerKeyOf(step) : step;
   // The attempt's step (its activity), as on the attempt's span: the key's step may hold data (a
   // page's cursor). Read only when tracing is on.
   const attributes = () => {
@@ -89,6 +96,21 @@ export async function recordedResult<T>(db: Kysely<any> | Transaction<any>, key:
 /** The steps recorded for a job, oldest first (for tests and `jobctl`). */
 export async function ledgerSteps<DB>(db: Kysely<DB>, jobId: string): Promise<{ execution: string; step: string }[]> {
   return (db as unknown as Kysely<LedgerDatabase>).selectFrom('ledger').select(['execution', 'step']).where('job_id', '=', jobId).orderBy('created_at').orderBy('step').execute();
+}
+
+/** The ledger key of `step` of the job whose activity attempt calls this. */
+function ledgerKeyOf(step: string): LedgerKey {
+  const { jobId, execution } = currentJob();
+  return { jobId, execution, step };
+}
+
+/** The cancellation of the activity attempt running this call; none outside an activity. */
+function currentCancellation(): AbortSignal | undefined {
+  try {
+    return Context.current().cancellationSignal;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The activity type of the attempt running this call; none outside an activity. */

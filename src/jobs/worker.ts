@@ -2,9 +2,9 @@ import { createActivities } from '../activities';
 import { redactDatabaseUrl } from '../worker';
 import { builtInMigrations } from './database/migrations';
 import { seedDemoAccounts } from './database/seed';
-import type { Db } from './database/schema';
+import type { Database } from './database/schema';
 import { ConfigError } from '../client';
-import { defineWorker } from '../worker';
+import { defineWorker, jobsDatabase } from '../worker';
 import type { Config, SettingsContext } from '../worker';
 import { catalog } from './catalog';
 import { loadBuiltInSettings, type BuiltInSettings } from './settings';
@@ -17,10 +17,10 @@ import { loadBuiltInSettings, type BuiltInSettings } from './settings';
 export const worker = defineWorker({
   catalog,
   workflowsPath: require.resolve('../workflows'),
-  database: {
+  database: jobsDatabase<Database>({
     migrations: builtInMigrations,
-    seed: async (db) => void (await seedDemoAccounts(db as Db)),
-  },
+    seed: async (db) => void (await seedDemoAccounts(db)),
+  }),
   checkSettings: (config, context) => checkBuiltInSettings(loadBuiltInSettings(config.dataDir), context),
   activities: ({ db, config, logger }) => {
     const settings = loadBuiltInSettings(config.dataDir);
@@ -29,7 +29,7 @@ export const worker = defineWorker({
     }
     return createActivities({
       email: { smtpUrl: settings.smtpUrl, outboxDir: settings.outboxDir, from: settings.emailFrom, tls: settings.smtpTls, ledger: db },
-      db: db as Db,
+      db,
       reportsDir: settings.reportsDir,
       syncSourceUrl: settings.syncSourceUrl,
     });

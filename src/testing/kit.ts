@@ -104,7 +104,7 @@ export async function startJobTestKit<S extends PayloadSchemas>(options: JobTest
       db = openDatabase(path.join(dir, 'jobs.db'));
       await migrateToLatest(db, options.database.migrations);
     }
-    const given = typeof options.activities === 'function' ? await options.activities({ db, client: env.client, config: loadConfig(), logger: Runtime.instance().logger }) : (options.activities ?? {});
+    const given = typeof options.activities === 'function' ? await options.activities({ db, client: env.client, config: loadConfig(), logger: Runtime.instance().logger } as ActivityContext) : (options.activities ?? {});
     const failures = new Map<string, Required<InjectedFailure>>();
     const activities = withInjectedFailures(given as Record<string, unknown>, failures);
     const bundle: WorkflowBundleWithSourceMap = await bundleJobWorkflows(options.workflowsPath);

@@ -20,7 +20,7 @@ import { sandboxTimeoutOption } from './sdk-worker-internals';
 import { connectionOptions } from '../shared/temporal-connection';
 import { heavyModulesIn } from './bundle-check';
 import { checkWorkflowExports } from './check-workflows';
-import type { WorkerDefinition } from './define-worker';
+import type { ActivityContext, WorkerDefinition } from './define-worker';
 import { workerTuning } from './tuning';
 import { applyRatePerKey } from './apply-rate-per-key';
 import { tracingConfigured, tracingTarget } from '../shared/tracing-env';
@@ -50,7 +50,8 @@ export interface CreatedWorker {
 }
 
 /** Options of {@link createWorker}: what to run, and how. */
-export interface CreateWorkerOptions<S extends PayloadSchemas = PayloadSchemas> extends WorkerDefinition<S> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ActivityContext
+export interface CreateWorkerOptions<S extends PayloadSchemas = PayloadSchemas, DB = any> extends WorkerDefinition<S, DB> {
   /** Settings, over the environment's (`TEMPORAL_ADDRESS`, `DATABASE_URL`, …), or a configuration already loaded. @defaultValue the environment's */
   config?: Config | ConfigOverrides;
   /**
@@ -105,7 +106,7 @@ export function servedQueues(options: Pick<CreateWorkerOptions, 'catalog' | 'typ
  * included: a queue may hold jobs of a type that has since moved to a queue of its own, and those
  * still run where they were started.
  */
-export async function createWorker<S extends PayloadSchemas>(options: CreateWorkerOptions<S>): Promise<CreatedWorker> {
+export async function createWorker<S extends PayloadSchemas, DB>(options: CreateWorkerOptions<S, DB>): Promise<CreatedWorker> {
   const config = resolveConfig(options.config);
   const plans = servedQueues(options, config);
   const served = [...new Set(plans.flatMap((p) => p.types))];
@@ -148,7 +149,7 @@ export async function createWorker<S extends PayloadSchemas>(options: CreateWork
     const client = tracing ? new Client({ connection: clientConnection, namespace: config.namespace, dataConverter, interceptors: { workflow: tracing.clientInterceptors } }) : untracedClient;
     // Before any worker polls: a queue's first tasks are already held to its rate per key.
     await applyRatePerKey(client, plans, Runtime.instance().logger);
-    const given = typeof options.activities === 'function' ? await options.activities({ db, client, config, logger: Runtime.instance().logger }) : (options.activities ?? {});
+    const given = typeof options.activities === 'function' ? await options.activities({ db, client, config, logger: Runtime.instance().logger } as ActivityContext<DB>) : (options.activities ?? {});
     const activities = {
       ...given,
       // The shared queue: it names the dead-letter queues and runs them, whatever queue a job is on.

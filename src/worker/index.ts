@@ -1,5 +1,5 @@
 // The worker entry point (`durable-jobs/worker`): run a catalog's jobs on your own Temporal.
-export { defineWorker, type ActivityContext, type DatabaseDefinition, type SettingsContext, type WorkerDefinition } from './define-worker';
+export { defineWorker, jobsDatabase, type ActivityContext, type ActivityContextBase, type DatabaseDefinition, type SettingsContext, type WorkerDefinition } from './define-worker';
 export { createWorker, queueWorkerOptions, type CreateWorkerOptions, type CreatedWorker } from './create-worker';
 export { runWorker, type RunWorkerOptions } from './run';
 export { runWorkerProcess } from './run-process';

@@ -8,7 +8,7 @@ import { runWorker, type RunWorkerOptions } from './run';
  * with secrets redacted and no stack trace, and exits 1. For a team's `worker.ts`:
  * `if (require.main === module) runWorkerProcess(worker);`
  */
-export function runWorkerProcess<S extends PayloadSchemas>(options: RunWorkerOptions<S>): void {
+export function runWorkerProcess<S extends PayloadSchemas, DB>(options: RunWorkerOptions<S, DB>): void {
   runWorker(options).then(
     () => process.exit(0),
     (err: unknown) => {

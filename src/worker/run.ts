@@ -11,7 +11,8 @@ import { installRuntime, metricsBindAddress } from './logger';
 import { startQueueSampler, type StopSampler } from './queue-metrics';
 
 /** Options of {@link runWorker}: those of `createWorker`, plus its logs and a ready callback. */
-export interface RunWorkerOptions<S extends PayloadSchemas = PayloadSchemas> extends CreateWorkerOptions<S> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ActivityContext
+export interface RunWorkerOptions<S extends PayloadSchemas = PayloadSchemas, DB = any> extends CreateWorkerOptions<S, DB> {
   /** Where the worker logs. @defaultValue the runtime's logger, installed from the configuration (LOG_LEVEL, LOG_FORMAT, metrics) */
   logger?: pino.Logger;
   /** Called once every worker polls. @defaultValue none */
@@ -27,7 +28,7 @@ const sharedQueueRuns = 'dead-letter queues, debounce and dedupe windows, per-ke
  * runtime turns those signals into `shutdown()` of each: polling stops, in-flight tasks drain
  * within the grace time, then it resolves. If one worker fails, the others are shut down too.
  */
-export async function runWorker<S extends PayloadSchemas>(options: RunWorkerOptions<S>): Promise<void> {
+export async function runWorker<S extends PayloadSchemas, DB>(options: RunWorkerOptions<S, DB>): Promise<void> {
   const config = resolveConfig(options.config);
   // The runtime (logs, metrics) is installed before the worker's connections are opened on it.
   const logger = options.logger ?? (await installRuntime(config)).logger;

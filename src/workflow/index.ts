@@ -11,6 +11,7 @@ export { trackJob, jobStateQuery, type JobProgress, type JobState } from './job-
 export { jobActivities, localActivityOptions } from './job-activities';
 export { ConfigWaitStopped, stopConfigWaitWhen } from './config-wait';
 export { Saga } from './saga';
+export { runJob, type JobRun, type StepOptions } from './run-job';
 export { deadLetterWorkflow, type DeadLetterWorkflowInput } from './dead-letter';
 export { concurrencyLimiterWorkflow } from './concurrency-limiter';
 export type { ConcurrencyLimiterInput } from './concurrency-signals';

@@ -31,6 +31,8 @@ import { countFinalStall, countJob, currentJobType, recordJobDuration, startJobR
 import { currentJobState, jobStateMemoKey } from './job-state';
 import { releaseConcurrencySlot } from './concurrency-slot';
 import { installPauseGate, passPauseGate } from './pause-gate';
+import { presetTagOf } from './preset-tag';
+import { jobHeaderName, jobHeaderPayload } from '../shared/job-header';
 
 /** Activities a job calls that are not its steps: a pause does not hold them. */
 const notSteps = new Set(['handOffToDeadLetter', 'releaseConcurrencySlot']);
@@ -149,12 +151,13 @@ class JobOutboundInterceptor implements WorkflowOutboundCallsInterceptor {
   }
 
   async scheduleActivity(input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>): Promise<unknown> {
+    const headed = withJobHeader(input);
     // A paused type schedules no step until it is resumed; its hand-off to the DLQ and the return of
     // its concurrency slot, both on its way out, are not steps.
     const paused = currentJobType() && !notSteps.has(input.activityType) ? passPauseGate(input.activityType) : undefined;
     if (paused) await paused;
     try {
-      return await next(input);
+      return await next(headed);
     } catch (err) {
       countFinalStall(input, err);
       throw err;
@@ -168,9 +171,24 @@ class JobOutboundInterceptor implements WorkflowOutboundCallsInterceptor {
  * A retry that waited gets a fresh schedule-to-close window: the pause does not eat it.
  */
 function scheduleLocalActivity(input: LocalActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>): Promise<unknown> {
+  const headed = withJobHeader(input);
   const paused = currentJobType() ? passPauseGate(input.activityType) : undefined;
-  if (!paused) return next(input);
-  return paused.then(() => next({ ...input, originalScheduleTime: undefined }));
+  if (!paused) return next(headed);
+  return paused.then(() => next({ ...headed, originalScheduleTime: undefined }));
+}
+
+/**
+ * A job's step, as scheduled: the job's state names its preset (the record counts that preset's
+ * attempts), and its headers carry the job's execution and the preset, for the activity's retry
+ * schedule and ledger key. Other activities (the DLQ's, a window's) pass unchanged.
+ */
+function withJobHeader<I extends ActivityInput | LocalActivityInput>(input: I): I {
+  if (!currentJobType()) return input;
+  const preset = presetTagOf(input.options);
+  const state = currentJobState();
+  if (preset !== undefined && state) state.preset = preset;
+  const header = jobHeaderPayload({ execution: workflowInfo().firstExecutionRunId, ...(preset !== undefined ? { preset } : {}) });
+  return { ...input, headers: { ...input.headers, [jobHeaderName]: header } };
 }
 
 /** Registered by the worker through `interceptors.workflowModules`. */

@@ -4,6 +4,7 @@ import { presetOf, presetOptions, type JobDefinition } from '../catalog/define-j
 import { ErrorType } from '../shared/errors';
 import { waitingForConfig } from './config-wait';
 import { withConcurrencySlot } from './concurrency-slot';
+import { withPresetTag } from './preset-tag';
 
 /** A preset's retry policy, with `jobs:missing-config` failing the attempt at once: the job waits for the setting instead (src/workflow/config-wait.ts). */
 function withConfigWait(retry: RetryPolicy | undefined): RetryPolicy {
@@ -21,7 +22,7 @@ function withConfigWait(retry: RetryPolicy | undefined): RetryPolicy {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any payload; the preset name is checked against the definition's
 export function localActivityOptions<P extends string>(definition: JobDefinition<any, string, P>, preset: NoInfer<P> = definition.mainPreset): LocalActivityOptions {
   const { startToCloseTimeout, scheduleToCloseTimeout, retry, cancellationType } = presetOptions(presetOf(definition, preset));
-  return { startToCloseTimeout, scheduleToCloseTimeout, retry, cancellationType, localRetryThreshold: 0 };
+  return withPresetTag({ startToCloseTimeout, scheduleToCloseTimeout, retry, cancellationType, localRetryThreshold: 0 }, preset);
 }
 
 /**
@@ -37,7 +38,9 @@ export function jobActivities<A extends object, P extends string = string>(defin
     const options = localActivityOptions(definition, preset);
     return withConcurrencySlot(definition, waitingForConfig(proxyLocalActivities<A>({ ...options, retry: withConfigWait(options.retry) })));
   }
-  const options: ActivityOptions = presetOptions(presetOf(definition, preset));
+  // Tagged with its preset: the job interceptor tells the activity which schedule it retries on,
+  // and the job record which step's attempts to count.
+  const options: ActivityOptions = withPresetTag(presetOptions(presetOf(definition, preset)), preset);
   // An activity dispatched eagerly (to the worker that ran the workflow task, `npm start`'s
   // tuning) skips the server's matching, and with it the rates the server enforces there.
   if (definition.limits?.ratePerKey !== undefined || definition.queue?.rateLimit !== undefined) options.allowEagerDispatch = false;

@@ -73,7 +73,7 @@ describe('process-payment while PostgreSQL is down for 20 s (dev server, private
     const outageDue = new Promise<void>((resolve) => (enoughReleased = resolve));
     const real = createActivities(testActivityDeps(db, { reportsDir }));
     const wrap = (name: PaymentActivity) => async (input: Parameters<(typeof real)[PaymentActivity]>[0]) => {
-      const { paymentId } = input.payload as { paymentId: string };
+      const { paymentId } = input as { paymentId: string };
       const record: (typeof attempts)[number] = { paymentId, activity: name, attempt: Context.current().info.attempt, at: Date.now() };
       attempts.push(record);
       try {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
 import type { ActivityDeps } from '../../src/activities';
-import { createPaymentsActivities, type PaymentStepInput } from '../../src/activities/payments';
+import { createPaymentsActivities } from '../../src/activities/payments';
+import { runStep } from '../../src/testing/run-step';
 import { ledgerSteps } from '../../src/db/ledger';
 import type { Db } from '../../src/jobs/database/schema';
 import { createAccount } from '../../src/jobs/database/seed';
@@ -13,10 +13,16 @@ import { ProcessPaymentErrorType } from '../../src/jobs/process-payment';
 
 type Payments = ReturnType<typeof createPaymentsActivities>;
 
-/** Runs an activity as attempt `attempt` would, outside any worker. */
-function run<R>(fn: (input: PaymentStepInput) => Promise<R>, input: PaymentStepInput, attempt = 1): Promise<R> {
-  const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
-  return new MockActivityEnvironment({ attempt }, { logger: quiet }).run(fn, input);
+/** A payment step of one job execution. */
+interface PaymentStepInput {
+  jobId: string;
+  execution: string;
+  payload: unknown;
+}
+
+/** Runs an activity as attempt `attempt` of the input's job execution would, outside any worker. */
+function run<R>(fn: (payload: unknown) => Promise<R>, input: PaymentStepInput, attempt = 1): Promise<R> {
+  return runStep(fn, [input.payload], { jobId: input.jobId, jobType: 'process-payment', execution: input.execution, attempt });
 }
 
 /** Expects a failure of `type`, non-retryable unless `retryable` is set. */

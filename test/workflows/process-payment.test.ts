@@ -50,7 +50,7 @@ describe('process-payment job (time-skipping, SQLite)', function () {
     const real = createActivities(testActivityDeps(db, { reportsDir }));
     const calls: Record<string, number> = {};
     const wrap = (name: PaymentActivity) => async (input: Parameters<Activities[PaymentActivity]>[0]) => {
-      const { paymentId } = input.payload as { paymentId: string };
+      const { paymentId } = input as { paymentId: string };
       const fault = faults[paymentId] ?? {};
       const first = Context.current().info.attempt === 1;
       calls[`${paymentId}:${name}`] = (calls[`${paymentId}:${name}`] ?? 0) + 1;
