@@ -6,14 +6,14 @@ import { rootCertificates } from 'node:tls';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import type { Kysely } from 'kysely';
-import { log } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import { SendEmailErrorType, sendEmailJob, type SendEmailResult } from '../jobs/send-email';
 import { sendEmailPayload } from '../jobs/payloads/send-email';
 import { describe, diskFullFailure, nonRetryable, recordedResult, writeFileAtomic, type LedgerDatabase, type LedgerKey } from '../activity';
 import { whileHeartbeating } from '../activity';
 import { parseJobPayload } from '../activity';
 import { renderBody } from './email-templates';
-import { withRetrySchedule } from '../activity';
+import { currentJob } from '../activity';
 import { classifySmtpError } from './smtp-errors';
 
 /** What the email activities need from the outside world. */
@@ -48,7 +48,7 @@ export interface SmtpTlsOptions {
   rejectUnauthorized?: boolean;
 }
 
-/** Input of the `sendEmail` activity. */
+/** What `sendEmail` works from: the payload it is given, and the job its attempt runs for. */
 export interface SendEmailInput {
   /** The job ID; the Message-ID and the outbox file name derive from it. */
   jobId: string;
@@ -56,7 +56,7 @@ export interface SendEmailInput {
   createdAt: string;
   /** The job's payload, validated again here because it crossed a process boundary. */
   payload: unknown;
-  /** The job execution (its first run ID), which the ledger keys a sent message by. Unset from workflows before 0.3: nothing is recorded. */
+  /** The job execution (its first run ID), which the ledger keys a sent message by. */
   execution?: string;
 }
 
@@ -175,12 +175,26 @@ export function createEmailActivities(deps: EmailDeps) {
 
   return {
     /** Sends one email; retried on the `send-email` schedule. Heartbeats while it waits, so a cancellation reaches it. */
-    sendEmail: withRetrySchedule(sendEmailJob, 'send', async (input: SendEmailInput): Promise<SendEmailResult> => {
+    sendEmail: async (payload: unknown): Promise<SendEmailResult> => {
+      const input = emailInput(payload);
       const message = buildMessage(input);
       const { smtpUrl } = deps;
       return smtpUrl ? sendOnce(smtpUrl, input, message) : writeToOutbox(input, message);
-    }),
+    },
   };
+}
+
+/**
+ * The job a `sendEmail` attempt sends for. The Date header is when the step was first scheduled,
+ * the same for every attempt; a step scheduled by a workflow of 0.2 carries its own.
+ */
+function emailInput(payload: unknown): SendEmailInput {
+  const { jobId, execution } = currentJob();
+  const legacy = payload as Partial<Record<keyof SendEmailInput, unknown>> | null;
+  if (!currentJob().headed && typeof legacy === 'object' && legacy !== null && typeof legacy.createdAt === 'string' && 'payload' in legacy) {
+    return { jobId, execution, createdAt: legacy.createdAt, payload: legacy.payload };
+  }
+  return { jobId, execution, createdAt: new Date(Context.current().info.scheduledTimestampMs).toISOString(), payload };
 }
 
 /**

@@ -9,7 +9,6 @@ import type { ActivityDeps } from './deps';
 import { accountFor, holdOf, ownHold, post, setHoldStatus } from './payment-records';
 import { whileHeartbeating } from '../activity';
 import { currentJob, parseJobPayload } from '../activity';
-import { unwrapLegacyInput } from '../activity/job-attempt';
 
 /** Result of `reserveFunds`. */
 export interface ReserveResult {
@@ -173,7 +172,8 @@ export function createPaymentsActivities(deps: ActivityDeps) {
 
 /** The payload, or a non-retryable failure: jobs:invalid-amount for a bad amount, else jobs:invalid-payload. */
 function parsePayment(input: unknown): ProcessPaymentPayload {
-  const payload = unwrapLegacyInput(input);
+  // A step scheduled by a workflow of 0.2 got `{ jobId, execution, payload }`; no payment has those fields.
+  const payload = isLegacyInput(input) ? input.payload : input;
   const amount: unknown = typeof payload === 'object' && payload !== null ? (payload as { amount?: unknown }).amount : undefined;
   if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) {
     throw nonRetryable(ProcessPaymentErrorType.InvalidAmount, `amount must be a positive whole number of minor units, got ${JSON.stringify(amount)}`);
@@ -193,4 +193,10 @@ function classifyDbError(err: unknown): unknown {
     return retryable(ErrorType.Unexpected, `a concurrent attempt wrote the same step (${code}); the retry reads its result`, err);
   }
   return databaseFailure(err) ?? err;
+}
+
+function isLegacyInput(input: unknown): input is { jobId: string; execution: string; payload: unknown } {
+  if (typeof input !== 'object' || input === null || !('payload' in input)) return false;
+  const { jobId, execution } = input as { jobId?: unknown; execution?: unknown };
+  return typeof jobId === 'string' && typeof execution === 'string';
 }

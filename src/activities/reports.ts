@@ -31,12 +31,13 @@ import { add, lineOf, loadCheckpoint, render, summarise, type Aggregate, type Pe
 
 export type { ReportCursor, ReportHeartbeat } from './report-file';
 import { parseJobPayload } from '../activity';
-import { withRetrySchedule } from '../activity';
+import { currentJob } from '../activity';
 
-/** Input of `aggregateReportPages` and `discardReportFiles`. */
+/**
+ * Input of `aggregateReportPages` and `discardReportFiles`. The job's ID, from which the default
+ * file name and the temporary files' tag derive, is the attempt's (`currentJob`).
+ */
 export interface ReportPagesInput {
-  /** The job ID; the default file name and the temporary files' tag derive from it. */
-  jobId: string;
   /** The job's payload, validated again here. */
   payload: unknown;
   /** Where the previous batch stopped. @defaultValue the start of the period */
@@ -88,7 +89,8 @@ export function createReportsActivities(deps: ActivityDeps, options: ReportsOpti
   async function aggregate(input: ReportPagesInput): Promise<ReportPagesResult> {
     const ctx = Context.current();
     const payload = parsePayload(input.payload);
-    const files = filesOf(deps.reportsDir, input.jobId, payload);
+    const { jobId } = currentJob();
+    const files = filesOf(deps.reportsDir, jobId, payload);
     const existing = await readFile(files.final, 'utf8').catch(() => undefined);
     if (existing !== undefined) {
       await removeTemporaryFiles(deps.reportsDir, files.prefix);
@@ -98,7 +100,7 @@ export function createReportsActivities(deps: ActivityDeps, options: ReportsOpti
     const period = { from: new Date(payload.from).toISOString(), to: new Date(payload.to).toISOString(), accounts: payload.accounts };
     const targets = [ctx.info.heartbeatDetails as ReportHeartbeat | undefined, input.after].filter((t): t is ReportHeartbeat => t?.cursor !== undefined);
     const start = targets.length ? await loadCheckpoint(files.partial, targets) : { done: 0, rows: new Map() as Aggregate };
-    if (!start.cursor && targets.length) ctx.log.warn('report:checkpoint-lost', { jobId: input.jobId, file: files.partial });
+    if (!start.cursor && targets.length) ctx.log.warn('report:checkpoint-lost', { jobId, file: files.partial });
     const progress: ReportHeartbeat = { done: start.done, total: targets[0]?.total ?? (await countEntries(deps.db, period)), cursor: start.cursor };
     const rows = start.rows;
     ctx.heartbeat({ ...progress });
@@ -145,13 +147,13 @@ export function createReportsActivities(deps: ActivityDeps, options: ReportsOpti
 
   return {
     /** Aggregates up to one batch of pages into the report's checkpoint; finishes the report after the last page. */
-    aggregateReportPages: withRetrySchedule(generateReportJob, 'report', aggregate),
+    aggregateReportPages: aggregate,
     /** Deletes a job's temporary report files (never the finished report). Best effort: never throws. */
-    discardReportFiles: withRetrySchedule(generateReportJob, 'cleanup', async (input: ReportPagesInput): Promise<{ removed: string[] }> => {
+    discardReportFiles: async (input: ReportPagesInput): Promise<{ removed: string[] }> => {
       const parsed = generateReportPayload.safeParse(input.payload);
       if (!parsed.success) return { removed: [] };
-      return { removed: await removeTemporaryFiles(deps.reportsDir, filesOf(deps.reportsDir, input.jobId, parsed.data).prefix) };
-    }),
+      return { removed: await removeTemporaryFiles(deps.reportsDir, filesOf(deps.reportsDir, currentJob().jobId, parsed.data).prefix) };
+    },
   };
 }
 

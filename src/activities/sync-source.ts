@@ -8,7 +8,7 @@ import { ErrorType, describe, formatIssues, issuesFromZod, nonRetryable, retryab
 import type { ActivityDeps } from './deps';
 import { whileHeartbeating } from '../activity';
 import { parseRetryAfter } from '../activity';
-import { withRetrySchedule } from '../activity';
+import { currentJob } from '../activity';
 
 /** Tunables of the sync-source activities, mostly for tests. */
 export interface SyncSourceOptions {
@@ -18,12 +18,8 @@ export interface SyncSourceOptions {
   maxRetryAfterMs?: number;
 }
 
-/** Input of the `syncPage` activity. */
+/** Input of the `syncPage` activity. The ledger's key is the attempt's job execution (`currentJob`), stable across retries and continue-as-new. */
 export interface SyncPageInput {
-  /** The job ID. */
-  jobId: string;
-  /** The job execution (`workflowInfo().firstExecutionRunId`): the ledger key, stable across retries and continue-as-new. */
-  execution: string;
   /** The record set, as in the payload. */
   source: string;
   /** Where the page starts: a cursor the source returned, or null for the first page. */
@@ -59,9 +55,8 @@ export const sourcePage = z.object({
   nextCursor: z.string().min(1).max(1024).nullable(),
 });
 
+// A step of 0.2 also carried `jobId` and `execution`, which the job header now gives: left out.
 const pageInput = z.object({
-  jobId: z.string().min(1),
-  execution: z.string().min(1),
   source: syncDataPayload.shape.source,
   cursor: z.string().min(1).nullable(),
   pageSize: syncPageSize,
@@ -134,7 +129,7 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
       // An HTTP-date is read against the source's own Date header, so clock skew does not shift it.
       const now = Date.parse(response.headers.get('date') ?? '');
       const delayMs = parseRetryAfter(response.headers.get('retry-after'), Number.isNaN(now) ? Date.now() : now);
-      // No usable Retry-After: fall back to the preset's schedule (withRetrySchedule fills it in).
+      // No usable Retry-After: fall back to the preset's schedule (the job interceptor fills it in).
       return retryable(SyncDataErrorType.SyncUnavailable, message, undefined, delayMs === undefined ? undefined : Math.min(delayMs, maxRetryAfterMs));
     }
     if (status >= 500 || status === 408) return retryable(SyncDataErrorType.SyncUnavailable, message);
@@ -146,13 +141,14 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
      * Syncs one page: fetches it, validates it, and upserts its records together with the page's
      * ledger row in one transaction. A page already in the ledger is neither fetched nor written again.
      */
-    syncPage: withRetrySchedule(syncDataJob, 'page', async (raw: SyncPageInput): Promise<SyncPageResult> => {
+    syncPage: async (raw: SyncPageInput): Promise<SyncPageResult> => {
       const checked = pageInput.safeParse(raw);
       if (!checked.success) {
         throw nonRetryable(ErrorType.InvalidPayload, `invalid syncPage input: ${formatIssues(issuesFromZod(checked.error, 'input'))}`);
       }
       const input = checked.data;
-      const key: LedgerKey = { jobId: input.jobId, execution: input.execution, step: pageStep(input.cursor) };
+      const { jobId, execution } = currentJob();
+      const key: LedgerKey = { jobId, execution, step: pageStep(input.cursor) };
       const committed = await recordedResult<Omit<SyncPageResult, 'replayed'>>(deps.db, key);
       if (committed) return { ...committed, replayed: true };
       const baseUrl = deps.syncSourceUrl;
@@ -163,12 +159,12 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
         const { result, replayed } = await runOnce(
           deps.db,
           key,
-          async (trx) => ({ nextCursor: page.nextCursor, upserted: await upsertRecords(trx, input, page.records), received: page.records.length }),
+          async (trx) => ({ nextCursor: page.nextCursor, upserted: await upsertRecords(trx, input.source, jobId, page.records), received: page.records.length }),
           signal,
         );
         return { ...result, replayed };
       });
-    }),
+    },
   };
 }
 
@@ -178,14 +174,14 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
  * older is skipped (so a late, stale page never undoes a newer sync). Timestamps are stored as UTC
  * ISO strings with milliseconds, which compare correctly as text in both databases.
  */
-async function upsertRecords(trx: Trx, input: SyncPageInput, records: z.infer<typeof sourceRecord>[]): Promise<number> {
+async function upsertRecords(trx: Trx, source: string, jobId: string, records: z.infer<typeof sourceRecord>[]): Promise<number> {
   // The newest of duplicate IDs within one page wins (PostgreSQL refuses to update a row twice in one statement).
   const byId = new Map<string, { source: string; id: string; data: string; job_id: string; updated_at: string }>();
   for (const record of records) {
     const updatedAt = new Date(record.updatedAt).toISOString();
     const seen = byId.get(record.id);
     if (seen && seen.updated_at > updatedAt) continue;
-    byId.set(record.id, { source: input.source, id: record.id, data: JSON.stringify(record.data), job_id: input.jobId, updated_at: updatedAt });
+    byId.set(record.id, { source, id: record.id, data: JSON.stringify(record.data), job_id: jobId, updated_at: updatedAt });
   }
   if (byId.size === 0) return 0;
   const result = await trx

@@ -3,4 +3,4 @@
 export { startJobTestKit, type InjectedFailure, type JobTestKit, type JobTestKitOptions } from './kit';
 export { startDevServerEnv, startTimeSkippingEnv, type TestEnvOptions } from './environment';
 export { bundleJobWorkflows, createJobTestWorker, type JobTestWorker, type JobTestWorkerOptions } from './test-worker';
-export { runStep, type StepRunOptions } from './run-step';
+export { asJobStep, runStep, type StepRunOptions } from './run-step';

@@ -1,13 +1,11 @@
 import type { Activities } from '../activities';
 import { noopJob, type NoopPayload, type NoopResult } from '../jobs/noop';
-import { jobActivities } from '../workflow';
-import { trackJob } from '../workflow';
+import { jobActivities, runJob } from '../workflow';
 
 // A local activity: noopJob declares `activity: 'local'`.
 const { runNoop } = jobActivities<Activities>(noopJob, 'run');
 
 /** Runs one `noop` job. Its log events, final state and DLQ hand-off come from the job interceptor. */
-export async function noopWorkflow(payload: NoopPayload): Promise<NoopResult> {
-  trackJob(noopJob);
-  return runNoop({ payload });
+export function noopWorkflow(payload: NoopPayload): Promise<NoopResult> {
+  return runJob(noopJob, (job) => job.step('run', () => runNoop(payload)));
 }

@@ -8,9 +8,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { ConfigWaitStopped, jobActivities, stopConfigWaitWhen } from '../workflow';
+import { ConfigWaitStopped, jobActivities, runJob, stopConfigWaitWhen } from '../workflow';
 import { defaultPagesPerRun, isSyncPageSize, syncDataJob, type SyncDataPayload, type SyncDataResult, type SyncFinish } from '../jobs/sync-data';
-import { trackJob } from '../workflow';
 
 const { syncPage } = jobActivities<Activities>(syncDataJob, 'page');
 
@@ -60,56 +59,55 @@ export async function syncDataWorkflow(payload: SyncDataPayload, resume?: SyncDa
   let records = resume?.recordsSoFar ?? 0;
   let pageSize = resume?.pageSize ?? payload.pageSize;
   let stopReason: string | undefined;
-  const state = trackJob(syncDataJob, { step: 'sync', preset: 'page', run, progress: { done: pages, unit: 'pages' } });
+  return runJob(syncDataJob, async (job) => {
+    setHandler(requestStopSignal, (input) => {
+      stopReason ??= typeof input?.reason === 'string' && input.reason ? input.reason : 'stop requested';
+    });
+    setHandler(setPageSizeSignal, (input) => {
+      const requested: unknown = input?.pageSize;
+      if (isSyncPageSize(requested)) pageSize = requested;
+      else log.warn('sync:page-size-ignored', { jobId: workflowInfo().workflowId, pageSize: String(input?.pageSize) });
+    });
 
-  setHandler(requestStopSignal, (input) => {
-    stopReason ??= typeof input?.reason === 'string' && input.reason ? input.reason : 'stop requested';
-  });
-  setHandler(setPageSizeSignal, (input) => {
-    const requested: unknown = input?.pageSize;
-    if (isSyncPageSize(requested)) pageSize = requested;
-    else log.warn('sync:page-size-ignored', { jobId: workflowInfo().workflowId, pageSize: String(input?.pageSize) });
-  });
+    // A stop asked for while the job waits for SYNC_SOURCE_URL ends the wait: no page is in flight.
+    stopConfigWaitWhen(() => stopReason !== undefined);
 
-  // A stop asked for while the job waits for SYNC_SOURCE_URL ends the wait: no page is in flight.
-  stopConfigWaitWhen(() => stopReason !== undefined);
+    const pagesPerRun = payload.pagesPerRun ?? defaultPagesPerRun;
+    const finish = (finished: SyncFinish): SyncDataResult => ({
+      source: payload.source,
+      pages,
+      records,
+      runs: run,
+      finished,
+      nextCursor: cursor,
+      ...(finished === 'stopped' ? { stopReason } : {}),
+    });
 
-  const { workflowId, firstExecutionRunId } = workflowInfo();
-  const pagesPerRun = payload.pagesPerRun ?? defaultPagesPerRun;
-  const finish = (finished: SyncFinish): SyncDataResult => ({
-    source: payload.source,
-    pages,
-    records,
-    runs: run,
-    finished,
-    nextCursor: cursor,
-    ...(finished === 'stopped' ? { stopReason } : {}),
-  });
-
-  for (let pagesThisRun = 0; ; ) {
-    if (stopReason !== undefined) return finish('stopped');
-    if (payload.maxPages !== undefined && pages >= payload.maxPages) return finish('max-pages');
-    if (pagesThisRun > 0 && (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested)) {
-      await condition(allHandlersFinished);
+    for (let pagesThisRun = 0; ; ) {
       if (stopReason !== undefined) return finish('stopped');
-      // Built after the wait, so whatever a signal changed until now travels to the next run.
-      const next: SyncDataResume = { cursor, pagesSoFar: pages, recordsSoFar: records, run: run + 1 };
-      if (pageSize !== payload.pageSize) next.pageSize = pageSize;
-      const { memo, typedSearchAttributes } = workflowInfo();
-      return makeContinueAsNewFunc<typeof syncDataWorkflow>({ memo, typedSearchAttributes })(payload, next);
+      if (payload.maxPages !== undefined && pages >= payload.maxPages) return finish('max-pages');
+      if (pagesThisRun > 0 && (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested)) {
+        await condition(allHandlersFinished);
+        if (stopReason !== undefined) return finish('stopped');
+        // Built after the wait, so whatever a signal changed until now travels to the next run.
+        const next: SyncDataResume = { cursor, pagesSoFar: pages, recordsSoFar: records, run: run + 1 };
+        if (pageSize !== payload.pageSize) next.pageSize = pageSize;
+        const { memo, typedSearchAttributes } = workflowInfo();
+        return makeContinueAsNewFunc<typeof syncDataWorkflow>({ memo, typedSearchAttributes })(payload, next);
+      }
+      let page;
+      try {
+        page = await syncPage({ source: payload.source, cursor, pageSize, ...(payload.sourceToken ? { sourceToken: payload.sourceToken } : {}) });
+      } catch (err) {
+        if (err instanceof ConfigWaitStopped) return finish('stopped');
+        throw err;
+      }
+      pages += 1;
+      pagesThisRun += 1;
+      records += page.upserted;
+      cursor = page.nextCursor;
+      job.progress({ done: pages, unit: 'pages' });
+      if (cursor === null) return finish('exhausted');
     }
-    let page;
-    try {
-      page = await syncPage({ jobId: workflowId, execution: firstExecutionRunId, source: payload.source, cursor, pageSize, ...(payload.sourceToken ? { sourceToken: payload.sourceToken } : {}) });
-    } catch (err) {
-      if (err instanceof ConfigWaitStopped) return finish('stopped');
-      throw err;
-    }
-    pages += 1;
-    pagesThisRun += 1;
-    records += page.upserted;
-    cursor = page.nextCursor;
-    state.progress = { done: pages, unit: 'pages' };
-    if (cursor === null) return finish('exhausted');
-  }
+  }, { run, progress: { done: pages, unit: 'pages' } });
 }

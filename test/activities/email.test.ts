@@ -14,12 +14,17 @@ import { ErrorType } from '../../src/shared/errors';
 import { startSmtpServer } from '../helpers/smtp';
 import { sqliteTestDb } from '../helpers/db';
 import { ledgerSteps } from '../../src/db/ledger';
-import { SendEmailErrorType } from '../../src/jobs/send-email';
+import { SendEmailErrorType, sendEmailJob } from '../../src/jobs/send-email';
+import { asJobStep } from '../../src/testing/run-step';
+import { recordJobAttempt } from '../../src/activity/job-attempt';
+import { Context } from '@temporalio/activity';
 
 const payload = { to: 'ada@example.com', subject: 'Welcome', template: { name: 'welcome', vars: { name: 'Ada' } }, userId: 'u-7' };
 /** A mock activity environment for one attempt, with its log lines kept out of the test output. */
 const mockEnv = (attempt = 1) => new MockActivityEnvironment({ attempt }, { logger: new DefaultLogger('ERROR', () => {}) });
-const input = (jobId: string, p: unknown = payload) => ({ jobId, createdAt: '2026-01-02T03:04:05.000Z', payload: p });
+type SendEmail = (payload: unknown) => Promise<SendEmailResult>;
+/** `sendEmail` as an attempt of the job `jobId`'s step `send` (execution `run-1` unless given), with its retry schedule. */
+const step = (sendEmail: SendEmail, jobId: string, execution = 'run-1') => asJobStep(sendEmail, { jobId, execution, definition: sendEmailJob, preset: 'send' });
 
 describe('email templates', () => {
   it('each uses exactly the variables its payload schema requires', () => {
@@ -35,8 +40,8 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
   it('renders the template into one outbox file named after the job, and a second attempt writes nothing new', async () => {
     const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'outbox-'));
     const { sendEmail } = createEmailActivities({ outboxDir, from: 'jobs@test' });
-    const first = (await mockEnv(1).run(sendEmail, input('job/1'))) as SendEmailResult;
-    const second = (await mockEnv(2).run(sendEmail, input('job/1'))) as SendEmailResult;
+    const first = (await mockEnv(1).run(step(sendEmail, 'job/1'), payload)) as SendEmailResult;
+    const second = (await mockEnv(2).run(step(sendEmail, 'job/1'), payload)) as SendEmailResult;
 
     assert.deepEqual(await readdir(outboxDir), [outboxFileFor('job/1')]);
     assert.match(outboxFileFor('job/1'), /^job_1-[0-9a-f]{16}\.eml$/);
@@ -52,14 +57,28 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
   it('accepts a payload from a newer client with a field this worker does not know (rolling deploys), dropping it', async () => {
     const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'outbox-'));
     const { sendEmail } = createEmailActivities({ outboxDir, from: 'jobs@test' });
-    const result = (await mockEnv(1).run(sendEmail, input('job-newer', { ...payload, priority: 'high' }))) as SendEmailResult;
+    const result = (await mockEnv(1).run(step(sendEmail, 'job-newer'), { ...payload, priority: 'high' })) as SendEmailResult;
     assert.equal(result.alreadySent, false);
     assert.doesNotMatch(await readFile(result.path!, 'utf8'), /priority/);
   });
 
+  it('sends a step that a workflow of 0.2 scheduled (no job header; the payload in its { jobId, createdAt, payload } envelope) with that Date', async () => {
+    const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'outbox-'));
+    const { sendEmail } = createEmailActivities({ outboxDir, from: 'jobs@test' });
+    const legacy = async (input: unknown) => {
+      recordJobAttempt(Context.current(), { jobId: 'job-0.2', jobType: 'send-email', execution: 'run-0.2', attempt: 1, headed: false, preset: 'send' });
+      return sendEmail(input);
+    };
+    const result = (await mockEnv(1).run(legacy, { jobId: 'job-0.2', createdAt: '2026-01-02T03:04:05.000Z', payload })) as SendEmailResult;
+    const eml = await readFile(result.path!, 'utf8');
+    assert.match(eml, /Hello Ada,/);
+    assert.match(eml, /Date: Fri, 02 Jan 2026 03:04:05 \+0000/);
+    assert.match(eml, /Message-ID: <job-0\.2@durable-jobs>/);
+  });
+
   it('re-validates the payload and fails it as non-retryable jobs:invalid-payload', async () => {
     const { sendEmail } = createEmailActivities({ outboxDir: os.tmpdir(), from: 'jobs@test' });
-    const err = await mockEnv().run(sendEmail, input('job-2', { to: 'nope' })).catch((e: unknown) => e);
+    const err = await mockEnv().run(step(sendEmail, 'job-2'), { to: 'nope' }).catch((e: unknown) => e);
     assert.ok(err instanceof ApplicationFailure);
     assert.equal(err.type, ErrorType.InvalidPayload);
     assert.equal(err.nonRetryable, true);
@@ -69,7 +88,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     const smtp = await startSmtpServer(() => ({ code: 421, message: 'busy' }));
     try {
       const { sendEmail } = createEmailActivities({ smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' });
-      const err = await mockEnv(3).run(sendEmail, input('job-3')).catch((e: unknown) => e);
+      const err = await mockEnv(3).run(step(sendEmail, 'job-3'), payload).catch((e: unknown) => e);
       assert.ok(err instanceof ApplicationFailure);
       assert.equal(err.type, SendEmailErrorType.SmtpTransient);
       assert.equal(err.nonRetryable, false);
@@ -84,19 +103,15 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     const testDb = await sqliteTestDb();
     try {
       const { sendEmail } = createEmailActivities({ smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test', ledger: testDb.db });
-      const once = { ...input('job-ledger'), execution: 'run-1' };
-      const first = (await mockEnv(1).run(sendEmail, once)) as SendEmailResult;
+      const first = (await mockEnv(1).run(step(sendEmail, 'job-ledger'), payload)) as SendEmailResult;
       // The first attempt's completion was lost (a crash after the server's reply): Temporal runs it again.
-      const again = (await mockEnv(2).run(sendEmail, once)) as SendEmailResult;
+      const again = (await mockEnv(2).run(step(sendEmail, 'job-ledger'), payload)) as SendEmailResult;
       assert.deepEqual([first.alreadySent, again.alreadySent], [false, true]);
       assert.equal(again.messageId, messageIdFor('job-ledger'));
       assert.equal(smtp.received.length, 1, 'one message sent');
       assert.deepEqual(await ledgerSteps(testDb.db, 'job-ledger'), [{ execution: 'run-1', step: 'send' }]);
-      await mockEnv(1).run(sendEmail, { ...once, execution: 'run-2' });
+      await mockEnv(1).run(step(sendEmail, 'job-ledger', 'run-2'), payload);
       assert.equal(smtp.received.length, 2, 'a redriven job sends its message again');
-      // A workflow from before the execution was passed records nothing, and sends as before.
-      await mockEnv(2).run(sendEmail, input('job-ledger'));
-      assert.equal(smtp.received.length, 3);
     } finally {
       await testDb.close();
       await smtp.close();
@@ -110,7 +125,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     try {
       const { sendEmail } = createEmailActivities({ smtpUrl: `smtp://127.0.0.1:${port}`, outboxDir: os.tmpdir(), from: 'jobs@test', smtpTimeoutMs: 300 });
       const started = Date.now();
-      const err = await mockEnv(2).run(sendEmail, input('job-5')).catch((e: unknown) => e);
+      const err = await mockEnv(2).run(step(sendEmail, 'job-5'), payload).catch((e: unknown) => e);
       assert.ok(err instanceof ApplicationFailure);
       assert.equal(err.type, SendEmailErrorType.SmtpTransient);
       assert.equal(err.nextRetryDelay, '5s');
@@ -126,7 +141,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     const url = smtp.url;
     await smtp.close();
     const { sendEmail } = createEmailActivities({ smtpUrl: url, outboxDir: os.tmpdir(), from: 'jobs@test' });
-    const err = await mockEnv(1).run(sendEmail, input('job-4')).catch((e: unknown) => e);
+    const err = await mockEnv(1).run(step(sendEmail, 'job-4'), payload).catch((e: unknown) => e);
     assert.ok(err instanceof ApplicationFailure);
     assert.equal(err.type, SendEmailErrorType.SmtpTransient);
     assert.equal(err.nextRetryDelay, '1s');
@@ -136,7 +151,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'outbox-'));
     const { sendEmail } = createEmailActivities({ outboxDir, from: 'jobs@test' });
     const long = `j${'x'.repeat(249)}`;
-    for (const id of [long, 'Job-A', 'job-a']) await mockEnv(1).run(sendEmail, input(id));
+    for (const id of [long, 'Job-A', 'job-a']) await mockEnv(1).run(step(sendEmail, id), payload);
     const files = (await readdir(outboxDir)).sort();
     assert.equal(files.length, 3);
     assert.ok(files.every((f) => f.length <= 62), files.join());
@@ -147,7 +162,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     const outboxDir = await mkdtemp(path.join(os.tmpdir(), 'outbox-'));
     await writeFile(path.join(outboxDir, 'old-job.eml'), 'sent before the upgrade');
     const { sendEmail } = createEmailActivities({ outboxDir, from: 'jobs@test' });
-    const result = (await mockEnv(2).run(sendEmail, input('old-job'))) as SendEmailResult;
+    const result = (await mockEnv(2).run(step(sendEmail, 'old-job'), payload)) as SendEmailResult;
     assert.equal(result.alreadySent, true);
     assert.deepEqual(await readdir(outboxDir), ['old-job.eml']);
   });
@@ -157,7 +172,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     const blocker = path.join(parent, 'not-a-dir');
     await writeFile(blocker, '');
     const { sendEmail } = createEmailActivities({ outboxDir: path.join(blocker, 'outbox'), from: 'jobs@test' });
-    const err = await mockEnv(1).run(sendEmail, input('job-x')).catch((e: unknown) => e);
+    const err = await mockEnv(1).run(step(sendEmail, 'job-x'), payload).catch((e: unknown) => e);
     assert.ok(err instanceof ApplicationFailure);
     assert.equal(err.type, SendEmailErrorType.OutboxUnwritable);
     assert.equal(err.nonRetryable, true);
@@ -177,7 +192,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
         const smtp = await startSmtpServer(() => ({ code, message: 'refused' }), options);
         try {
           const { sendEmail } = createEmailActivities({ smtpUrl: smtp.url.replace('smtp://', scheme), outboxDir: os.tmpdir(), from: 'jobs@test' });
-          const err = await mockEnv(1).run(sendEmail, input(`job-${type}`)).catch((e: unknown) => e);
+          const err = await mockEnv(1).run(step(sendEmail, `job-${type}`), payload).catch((e: unknown) => e);
           assert.ok(err instanceof ApplicationFailure, String(err));
           assert.equal(err.type, type);
           assert.equal(err.nonRetryable, nonRetryable);
@@ -202,7 +217,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
         const env = mockEnv(1);
         const heartbeats: unknown[] = [];
         env.on('heartbeat', (d: unknown) => heartbeats.push(d));
-        const attempt = env.run(sendEmail, input('job-cancel')).catch((e: unknown) => e);
+        const attempt = env.run(step(sendEmail, 'job-cancel'), payload).catch((e: unknown) => e);
         await until('the server holds the DATA command', () => smtp.holding() === 1);
         assert.ok(heartbeats.length >= 1, 'the attempt heartbeats while it waits, so a cancellation can reach it');
         env.cancel('CANCELLED');
@@ -223,7 +238,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
       const smtp = await startSmtpServer(undefined, { holdData: () => 1500 });
       try {
         const { sendEmail } = createEmailActivities({ smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' });
-        const result = (await mockEnv(1).run(sendEmail, input('job-slow'))) as SendEmailResult;
+        const result = (await mockEnv(1).run(step(sendEmail, 'job-slow'), payload)) as SendEmailResult;
         assert.equal(result.transport, 'smtp');
         assert.equal(smtp.received.length, 1);
         assert.match(smtp.received[0]!.raw, /Message-ID: <job-slow@durable-jobs>/);
@@ -238,7 +253,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
         const { sendEmail } = createEmailActivities({ smtpUrl: smtp.url, outboxDir: os.tmpdir(), from: 'jobs@test' });
         const env = mockEnv(1);
         env.cancel('WORKER_SHUTDOWN');
-        const err = await env.run(sendEmail, input('job-early')).catch((e: unknown) => e);
+        const err = await env.run(step(sendEmail, 'job-early'), payload).catch((e: unknown) => e);
         assert.ok(err instanceof CancelledFailure, String(err));
         assert.equal(smtp.attempts(), 0);
       } finally {

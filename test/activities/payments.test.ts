@@ -22,7 +22,7 @@ interface PaymentStepInput {
 
 /** Runs an activity as attempt `attempt` of the input's job execution would, outside any worker. */
 function run<R>(fn: (payload: unknown) => Promise<R>, input: PaymentStepInput, attempt = 1): Promise<R> {
-  return runStep(fn, [input.payload], { jobId: input.jobId, jobType: 'process-payment', execution: input.execution, attempt });
+  return runStep(fn, [input.payload], { jobId: input.jobId, execution: input.execution, attempt });
 }
 
 /** Expects a failure of `type`, non-retryable unless `retryable` is set. */

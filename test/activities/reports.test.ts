@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { ActivityCancellationDetails } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
+import { asJobStep } from '../../src/testing/run-step';
 import { DefaultLogger } from '@temporalio/worker';
 import type { Info } from '@temporalio/activity';
 import type { ActivityDeps } from '../../src/activities';
@@ -79,11 +80,12 @@ describeEachDatabase('reports activities', (getDb) => {
     const mock = new MockActivityEnvironment({ heartbeatTimeoutMs: 10_000, ...info }, { logger: new DefaultLogger('ERROR', () => {}) });
     const beats: ReportHeartbeat[] = [];
     mock.on('heartbeat', (d: ReportHeartbeat) => beats.push(structuredClone(d)));
-    const env = { cancel: mock.cancel, run: <I, O>(fn: (input: I) => Promise<O>, arg: I): Promise<O> => mock.run(fn, arg) };
+    // Each call runs as an attempt of the job `job-<prefix>`.
+    const env = { cancel: mock.cancel, run: <I, O>(fn: (input: I) => Promise<O>, arg: I): Promise<O> => mock.run(asJobStep(fn, { jobId: `job-${prefix}` }), arg) };
     return { env, beats };
   }
   const mine = () => ['a', 'b', 'c', 'usd'].map((a) => prefix + a);
-  const input = (payload: object) => ({ jobId: `job-${prefix}`, payload: { ...jan, accounts: mine(), ...payload } });
+  const input = (payload: object) => ({ payload: { ...jan, accounts: mine(), ...payload } });
 
   it('writes the CSV aggregate per account and currency, only for [from, to)', async () => {
     await insertLedger(getDb().db, prefix, 4);

@@ -6,7 +6,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { createEmailActivities, requiresTls, type SmtpTlsOptions } from '../../src/activities/email';
-import { SendEmailErrorType, type SendEmailResult } from '../../src/jobs/send-email';
+import { SendEmailErrorType, sendEmailJob, type SendEmailResult } from '../../src/jobs/send-email';
+import { asJobStep } from '../../src/testing/run-step';
 import { loadBuiltInSettings } from '../../src/jobs/settings';
 import { ConfigError } from '../../src/shared/errors';
 import { startSmtpServer } from '../helpers/smtp';
@@ -44,7 +45,7 @@ describe('mail relays with certificates of their own (STARTTLS on loopback)', fu
     try {
       const { sendEmail } = createEmailActivities({ smtpUrl: smtp.url.replace('127.0.0.1', host), outboxDir: os.tmpdir(), from: 'jobs@test', tls });
       const outcome = await mockEnv()
-        .run(sendEmail, { jobId: `tls-${Math.random()}`, createdAt: '2026-01-02T03:04:05.000Z', payload })
+        .run(asJobStep(sendEmail, { jobId: `tls-${Math.random()}`, definition: sendEmailJob, preset: 'send' }), payload)
         .catch((e: unknown) => e);
       return { outcome: outcome as SendEmailResult | ApplicationFailure | undefined, received: smtp.received };
     } finally {

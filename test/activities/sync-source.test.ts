@@ -10,7 +10,8 @@ import { ledgerSteps } from '../../src/db/ledger';
 import type { Db } from '../../src/jobs/database/schema';
 import { describeEachDatabase } from '../helpers/db';
 import { makeRecords, startSyncSource, type TestSyncSource } from '../helpers/sync-source';
-import { SyncDataErrorType } from '../../src/jobs/sync-data';
+import { SyncDataErrorType, syncDataJob } from '../../src/jobs/sync-data';
+import { asJobStep } from '../../src/testing/run-step';
 
 const mockEnv = (attempt = 1) => new MockActivityEnvironment({ attempt }, { logger: new DefaultLogger('ERROR', () => {}) });
 const source = () => `src-${randomUUID().slice(0, 8)}`;
@@ -25,10 +26,12 @@ describeEachDatabase('syncPage activity', (getDb) => {
   function activities(db: Db, url: string | undefined, options?: SyncSourceOptions) {
     return createSyncSourceActivities({ db, syncSourceUrl: url } as ActivityDeps, options);
   }
-  const input = (name: string, cursor: string | null = null, pageSize = 2): SyncPageInput => ({ jobId: `job-${name}`, execution: 'run-1', source: name, cursor, pageSize });
+  const input = (name: string, cursor: string | null = null, pageSize = 2): SyncPageInput => ({ source: name, cursor, pageSize });
+  /** The activity, as a step of the job `job-<name>`, execution `run-1`. */
+  const step = (syncPage: (input: SyncPageInput) => Promise<SyncPageResult>, name: string) => asJobStep(syncPage, { jobId: `job-${name}`, execution: 'run-1', definition: syncDataJob, preset: 'page' });
   async function run(name: string, cursor: string | null = null, options: { attempt?: number; url?: string; pageSize?: number } = {}) {
     const { syncPage } = activities(getDb().db, 'url' in options ? options.url : http.url);
-    return (await mockEnv(options.attempt).run(syncPage, input(name, cursor, options.pageSize))) as SyncPageResult;
+    return (await mockEnv(options.attempt).run(step(syncPage, name), input(name, cursor, options.pageSize))) as SyncPageResult;
   }
   async function failure(name: string, options: { attempt?: number; url?: string } = {}): Promise<ApplicationFailure> {
     const err = await run(name, null, options).then(() => undefined, (e: unknown) => e);
@@ -142,7 +145,7 @@ describeEachDatabase('syncPage activity', (getDb) => {
     http.script = (req) => (req.source === name ? new Promise((resolve) => (release = () => resolve(undefined))) : undefined);
     try {
       const { syncPage } = activities(getDb().db, http.url, { requestTimeoutMs: 200 });
-      const err = await mockEnv().run(syncPage, input(name)).catch((e: unknown) => e);
+      const err = await mockEnv().run(step(syncPage, name), input(name)).catch((e: unknown) => e);
       assert.ok(err instanceof ApplicationFailure);
       assert.equal(err.type, SyncDataErrorType.SyncUnavailable);
       assert.match(err.message, /timed out/);
@@ -161,7 +164,7 @@ describeEachDatabase('syncPage activity', (getDb) => {
     try {
       const { syncPage } = activities(getDb().db, http.url);
       const env = mockEnv();
-      const attempt = env.run(syncPage, input(name)).catch((e: unknown) => e);
+      const attempt = env.run(step(syncPage, name), input(name)).catch((e: unknown) => e);
       for (let i = 0; i < 200 && !arrived; i++) await new Promise((r) => setTimeout(r, 25));
       assert.ok(arrived, 'the request reached the source');
       env.cancel('CANCELLED');
@@ -197,7 +200,7 @@ describeEachDatabase('syncPage activity', (getDb) => {
     const malformed = await failure(name);
     const invalid = await failure(name);
     const { syncPage } = activities(getDb().db, http.url);
-    const loop = await mockEnv().run(syncPage, input(name, 'o0')).catch((e: unknown) => e);
+    const loop = await mockEnv().run(step(syncPage, name), input(name, 'o0')).catch((e: unknown) => e);
 
     for (const err of [malformed, invalid, loop]) {
       assert.ok(err instanceof ApplicationFailure);
