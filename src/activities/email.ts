@@ -7,7 +7,7 @@ import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import type { Kysely } from 'kysely';
 import { Context, log } from '@temporalio/activity';
-import { SendEmailErrorType, sendEmailJob, type SendEmailResult } from '../jobs/send-email';
+import { SendEmailErrorType, type SendEmailResult } from '../jobs/send-email';
 import { sendEmailPayload } from '../jobs/payloads/send-email';
 import { describe, diskFullFailure, nonRetryable, recordedResult, writeFileAtomic, type LedgerDatabase, type LedgerKey } from '../activity';
 import { whileHeartbeating } from '../activity';

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { sql } from 'kysely';
 import { runOnce } from '../activity';
 import type { Trx } from '../jobs/database/schema';
-import { ProcessPaymentErrorType, formatMinorUnits, processPaymentJob, type ProcessPaymentPayload } from '../jobs/process-payment';
+import { ProcessPaymentErrorType, formatMinorUnits, type ProcessPaymentPayload } from '../jobs/process-payment';
 import { processPaymentPayload } from '../jobs/payloads/process-payment';
 import { ErrorType, databaseFailure, nonRetryable, retryable, rideOutDatabaseOutage } from '../activity';
 import type { ActivityDeps } from './deps';

@@ -23,7 +23,7 @@ import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type { Db } from '../jobs/database/schema';
-import { GenerateReportErrorType, generateReportJob, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
+import { GenerateReportErrorType, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
 import { generateReportPayload } from '../jobs/payloads/generate-report';
 import { describe, diskFullFailure, nonRetryable, writeFileAtomic } from '../activity';
 import type { ActivityDeps } from './deps';

@@ -2,7 +2,7 @@ import { redact } from '../worker';
 import { z } from 'zod';
 import type { Trx } from '../jobs/database/schema';
 import { recordedResult, runOnce, type LedgerKey } from '../activity';
-import { SyncDataErrorType, maxSyncPageSize, syncDataJob } from '../jobs/sync-data';
+import { SyncDataErrorType, maxSyncPageSize } from '../jobs/sync-data';
 import { syncDataPayload, syncPageSize } from '../jobs/payloads/sync-data';
 import { ErrorType, describe, formatIssues, issuesFromZod, nonRetryable, retryable } from '../activity';
 import type { ActivityDeps } from './deps';
