@@ -11,6 +11,6 @@ export { diskFullFailure, type WriteTarget } from './disk-full';
 export { parseJobPayload } from './job-payload';
 export { currentJob, type JobAttempt } from './job-attempt';
 export { runOnce, recordedResult, ledgerSteps, type LedgerDatabase, type LedgerKey, type LedgerTable, type OnceResult } from '../db/ledger';
-export { delayAfterAttempt as nextRetryDelay, maxAttempts } from '../shared/retry';
-export { nonRetryable, retryable, ErrorType, describe, formatIssues, issuesFromZod, type NamespacedErrorType } from '../shared/errors';
+export { delayAfterAttempt as scheduledDelayAfterAttempt, maxAttempts } from '../shared/retry';
+export { nonRetryable, retryable, retryAfter, ErrorType, describe, formatIssues, issuesFromZod, type NamespacedErrorType } from '../shared/errors';
 export { traced } from '../shared/traced';

@@ -14,11 +14,12 @@ const HTTP_DATE = [
 ];
 
 /**
- * The delay a `Retry-After` header asks for, in milliseconds from `now` (ms since the epoch).
+ * The delay a `Retry-After` header asks for, in milliseconds from `now` (ms since the epoch; the
+ * current time by default), for `retryAfter`.
  * Accepts delay-seconds (`120`) and an HTTP-date; a date in the past gives 0. Returns `undefined`
  * for a missing or malformed header, so the caller falls back to its own retry schedule.
  */
-export function parseRetryAfter(header: string | null | undefined, now: number): number | undefined {
+export function parseRetryAfter(header: string | null | undefined, now: number = Date.now()): number | undefined {
   if (header === null || header === undefined) return undefined;
   const value = header.trim();
   if (DELAY_SECONDS.test(value)) {

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { withLibraryWorkflows } from '../worker/workflow-entry';
 import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createConcurrencyLimitActivities } from '../activity/concurrency-limit';
 import { createDeadLetterActivities } from '../activity/dead-letter';
@@ -21,7 +22,7 @@ export const quietBundlerLogger = { log: noop, trace: noop, debug: noop, info: n
  * test file, then shared by its workers.
  */
 export function bundleJobWorkflows(workflowsPath: string): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [require.resolve('../workflow/interceptors')], logger: quietBundlerLogger });
+  return withLibraryWorkflows(workflowsPath, (entry) => bundleWorkflowCode({ workflowsPath: entry, workflowInterceptorModules: [require.resolve('../workflow/interceptors')], logger: quietBundlerLogger }));
 }
 
 /** The workers of a test: one per task queue of the catalog, run together. */

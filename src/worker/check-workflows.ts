@@ -1,17 +1,14 @@
 import type { Catalog } from '../catalog/catalog';
-import { debounceWorkflowType, dedupeWorkflowType } from '../catalog/window-ids';
 import { ConfigError } from '../shared/errors';
-import { concurrencyLimiterWorkflowType } from '../catalog/concurrency-limit';
 
 /**
  * Fails at worker start, not at a job's first workflow task, when the workflows module does not
- * export a catalog job's workflow or the DLQ's (a workflow task for an unknown type fails and is
- * retried forever, holding the job). Loads the module outside the sandbox to read its exports;
- * a module that cannot be loaded so (it needs the sandbox at load) is left to the SDK. Returns the
- * window workflows (debounce, dedupe) it does not export, which only the enqueue options that use
- * them need: the worker warns of those.
+ * export a catalog job's workflow (a workflow task for an unknown type fails and is retried
+ * forever, holding the job). The library's own workflows (the DLQ, windows, limiter) are added to
+ * every bundle (workflow-entry.ts) and need no export. Loads the module outside the sandbox to read
+ * its exports; a module that cannot be loaded so (it needs the sandbox at load) is left to the SDK.
  */
-export function checkWorkflowExports(workflowsPath: string, catalog: Pick<Catalog, 'definitions'>): string[] {
+export function checkWorkflowExports(workflowsPath: string, catalog: Pick<Catalog, 'definitions'>): void {
   let exported: Record<string, unknown>;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a path known only at run time
@@ -22,15 +19,10 @@ export function checkWorkflowExports(workflowsPath: string, catalog: Pick<Catalo
     if (err instanceof TypeError && /declares no activity preset/.test(err.message)) {
       throw new ConfigError([{ path: 'workflowsPath', message: `${workflowsPath}: ${err.message}` }], { cause: err });
     }
-    return [];
+    return;
   }
-  const wanted = [...catalog.definitions.map((d) => ({ name: d.workflowType, of: `job type ${d.type}` })), { name: 'deadLetterWorkflow', of: "the dead-letter queue (export { deadLetterWorkflow } from 'durable-jobs/workflow')" }];
-  if (catalog.definitions.some((d) => d.limits?.concurrencyPerKey !== undefined)) {
-    wanted.push({ name: concurrencyLimiterWorkflowType, of: "per-key concurrency limits (export { concurrencyLimiterWorkflow } from 'durable-jobs/workflow')" });
-  }
-  const missing = wanted.filter((w) => typeof exported[w.name] !== 'function');
+  const missing = catalog.definitions.filter((d) => typeof exported[d.workflowType] !== 'function');
   if (missing.length > 0) {
-    throw new ConfigError(missing.map((m) => ({ path: 'workflowsPath', message: `${workflowsPath} exports no ${m.name}, the workflow of ${m.of}` })));
+    throw new ConfigError(missing.map((d) => ({ path: 'workflowsPath', message: `${workflowsPath} exports no ${d.workflowType}, the workflow of job type ${d.type}` })));
   }
-  return [debounceWorkflowType, dedupeWorkflowType].filter((name) => typeof exported[name] !== 'function');
 }

@@ -20,6 +20,7 @@ import { sandboxTimeoutOption } from './sdk-worker-internals';
 import { connectionOptions } from '../shared/temporal-connection';
 import { heavyModulesIn } from './bundle-check';
 import { checkWorkflowExports } from './check-workflows';
+import { withLibraryWorkflows } from './workflow-entry';
 import type { ActivityContext, WorkerDefinition } from './define-worker';
 import { workerTuning } from './tuning';
 import { applyRatePerKey } from './apply-rate-per-key';
@@ -111,9 +112,7 @@ export async function createWorker<S extends PayloadSchemas, DB>(options: Create
   const plans = servedQueues(options, config);
   const served = [...new Set(plans.flatMap((p) => p.types))];
   options.checkSettings?.(config, { types: served, chosen: options.types ?? config.workerJobTypes, logger: Runtime.instance().logger });
-  for (const name of checkWorkflowExports(options.workflowsPath, options.catalog)) {
-    Runtime.instance().logger.warn(`worker:no-window-workflow — ${options.workflowsPath} exports no ${name}: an enqueue with its option waits until a worker that does runs (export { debounceJobWorkflow, dedupeJobWorkflow } from 'durable-jobs/workflow')`, { workflow: name });
-  }
+  checkWorkflowExports(options.workflowsPath, options.catalog);
   // Loaded only when configured: off, no OpenTelemetry module is loaded and no interceptor installed.
   const tracing = tracingConfigured() ? loadTracing() : undefined;
   if (tracing) Runtime.instance().logger.info(`worker:tracing — spans go by ${tracingTarget()}`, { target: tracingTarget() });
@@ -159,14 +158,15 @@ export async function createWorker<S extends PayloadSchemas, DB>(options: Create
       ...createWindowActivities({ client, taskQueue: config.taskQueue, catalog: options.catalog }),
     };
     // Bundled once for all the queues' workers.
-    const workflowBundle = await bundleWorkflowCode({
-      workflowsPath: options.workflowsPath,
+    // The library's workflows are added to the team's module (workflow-entry.ts).
+    const workflowBundle = await withLibraryWorkflows(options.workflowsPath, (workflowsPath) => bundleWorkflowCode({
+      workflowsPath,
       // The SDK's tracing interceptors first, so that a job's RunWorkflow span holds its whole lifecycle.
       workflowInterceptorModules: [...(tracing?.workflowInterceptorModules ?? []), require.resolve('../workflow/interceptors')],
       // Workflow code converts its own failures: with encryption on, it must use the same converter.
       failureConverterPath: dataConverter.failureConverterPath,
       logger: Runtime.instance().logger,
-    });
+    }));
     const heavy = heavyModulesIn(workflowBundle.code);
     if (heavy.length > 0) {
       Runtime.instance().logger.warn(
