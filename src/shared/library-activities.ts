@@ -18,3 +18,11 @@ const names: ReadonlySet<string> = new Set(libraryActivityTypes);
 export function isLibraryActivity(activityType: string): boolean {
   return names.has(activityType);
 }
+
+/**
+ * The names among a team's activities that the library's own take: registered beside the
+ * library's, a team's would replace one silently (or be replaced), so the worker refuses them.
+ */
+export function collidingActivityNames(activities: object): string[] {
+  return Object.keys(activities).filter((name) => names.has(name));
+}

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { withLibraryWorkflows } from '../worker/workflow-entry';
+import { refuseLibraryActivityNames } from '../worker/create-worker';
 import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createConcurrencyLimitActivities } from '../activity/concurrency-limit';
 import { createDeadLetterActivities } from '../activity/dead-letter';
@@ -54,6 +55,7 @@ export interface JobTestWorkerOptions extends Pick<WorkerOptions, 'taskQueue' | 
 export async function createJobTestWorker(env: TestWorkflowEnvironment, bundle: WorkflowBundleWithSourceMap, options: JobTestWorkerOptions): Promise<JobTestWorker> {
   const { catalog, limits, activities = {}, taskQueue, dataConverter, deadLetterClient = env.client } = options;
   const plans = planQueues(taskQueue, catalog.definitions);
+  refuseLibraryActivityNames(activities);
   const all = { ...activities, ...createDeadLetterActivities({ client: deadLetterClient, taskQueue, catalog }), ...createConcurrencyLimitActivities({ client: deadLetterClient, taskQueue }), ...createWindowActivities({ client: deadLetterClient, taskQueue, catalog }) };
   // The server-side half of the limits, as the worker sets them at start.
   if (limits) await applyRatePerKey(env.client, plans);

@@ -21,6 +21,7 @@ import { connectionOptions } from '../shared/temporal-connection';
 import { heavyModulesIn } from './bundle-check';
 import { checkWorkflowExports } from './check-workflows';
 import { withLibraryWorkflows } from './workflow-entry';
+import { collidingActivityNames, libraryActivityTypes } from '../shared/library-activities';
 import type { ActivityContext, WorkerDefinition } from './define-worker';
 import { workerTuning } from './tuning';
 import { applyRatePerKey } from './apply-rate-per-key';
@@ -149,6 +150,7 @@ export async function createWorker<S extends PayloadSchemas, DB>(options: Create
     // Before any worker polls: a queue's first tasks are already held to its rate per key.
     await applyRatePerKey(client, plans, Runtime.instance().logger);
     const given = typeof options.activities === 'function' ? await options.activities({ db, client, config, logger: Runtime.instance().logger } as ActivityContext<DB>) : (options.activities ?? {});
+    refuseLibraryActivityNames(given);
     const activities = {
       ...given,
       // The shared queue: it names the dead-letter queues and runs them, whatever queue a job is on.
@@ -204,6 +206,13 @@ export async function createWorker<S extends PayloadSchemas, DB>(options: Create
     for (const c of opened.reverse()) await c.close().catch(() => {});
     throw err;
   }
+}
+
+/** Refuses a team's activity that has the name of one of the library's (see library-activities.ts). */
+export function refuseLibraryActivityNames(activities: object): void {
+  const taken = collidingActivityNames(activities);
+  if (taken.length === 0) return;
+  throw new ConfigError(taken.map((name) => ({ path: `activities.${name}`, message: `is the name of one of durable-jobs' own activities (${libraryActivityTypes.join(', ')}): rename yours` })));
 }
 
 function loadTracing(): WorkerTracing {
