@@ -23,7 +23,7 @@ export const quietBundlerLogger = { log: noop, trace: noop, debug: noop, info: n
  * test file, then shared by its workers.
  */
 export function bundleJobWorkflows(workflowsPath: string): Promise<WorkflowBundleWithSourceMap> {
-  return withLibraryWorkflows(workflowsPath, (entry) => bundleWorkflowCode({ workflowsPath: entry, workflowInterceptorModules: [require.resolve('../workflow/interceptors')], logger: quietBundlerLogger }));
+  return withLibraryWorkflows(workflowsPath, (entry) => bundleWorkflowCode({ ...entry, workflowInterceptorModules: [require.resolve('../workflow/interceptors')], logger: quietBundlerLogger }));
 }
 
 /** The workers of a test: one per task queue of the catalog, run together. */

@@ -161,8 +161,8 @@ export async function createWorker<S extends PayloadSchemas, DB>(options: Create
     };
     // Bundled once for all the queues' workers.
     // The library's workflows are added to the team's module (workflow-entry.ts).
-    const workflowBundle = await withLibraryWorkflows(options.workflowsPath, (workflowsPath) => bundleWorkflowCode({
-      workflowsPath,
+    const workflowBundle = await withLibraryWorkflows(options.workflowsPath, (entry) => bundleWorkflowCode({
+      ...entry,
       // The SDK's tracing interceptors first, so that a job's RunWorkflow span holds its whole lifecycle.
       workflowInterceptorModules: [...(tracing?.workflowInterceptorModules ?? []), require.resolve('../workflow/interceptors')],
       // Workflow code converts its own failures: with encryption on, it must use the same converter.
