@@ -1,4 +1,5 @@
-import { ActivityFailure, ApplicationFailure, ContinueAsNew } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ContinueAsNew, type ActivityInterfaceFor } from '@temporalio/workflow';
+import { jobActivities } from './job-activities';
 import type { JobDefinition } from '../catalog/define-job';
 import { trackJob, type JobProgress, type JobState } from './job-state';
 import { Saga } from './saga';
@@ -17,7 +18,12 @@ export interface StepOptions {
 }
 
 /** What a job's workflow body is given by {@link runJob}. */
-export interface JobRun<TStep extends string = string> {
+export interface JobRun<TStep extends string = string, TPreset extends string = string> {
+  /**
+   * The activities the job's steps call, under one of its presets (`jobActivities` with the
+   * preset name checked by the compiler): `const { charge } = job.activities<Activities>('charge')`.
+   */
+  activities<A extends object>(preset: TPreset): ActivityInterfaceFor<A>;
   /**
    * Runs one of the job's declared steps: the record shows it as the current step, counts the
    * attempts of the preset its activity runs under, and moves the progress over the declared steps
@@ -41,20 +47,26 @@ export interface JobRun<TStep extends string = string> {
  * ```ts
  * export function chargeWorkflow(payload: ChargePayload) {
  *   return runJob(chargeJob, async (job) => {
+ *     const { reserveInvoice, voidInvoice, chargeCard } = job.activities<Activities>('step');
  *     const invoice = await job.step('reserve', () => reserveInvoice(payload), { undo: () => voidInvoice(payload) });
  *     return job.step('charge', () => chargeCard(payload));
  *   });
  * }
  * ```
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any payload and presets; the step names are checked against the definition's
-export async function runJob<T, TStep extends string>(definition: JobDefinition<any, string, any, TStep>, body: (job: JobRun<TStep>) => Promise<T>, initial: Partial<JobState> = {}): Promise<T> {
+export async function runJob<T, TStep extends string, TPreset extends string>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any payload
+  definition: JobDefinition<any, string, TPreset, TStep>,
+  body: (job: JobRun<TStep, TPreset>) => Promise<T>,
+  initial: Partial<JobState> = {},
+): Promise<T> {
   const steps = definition.steps ?? [];
   const stepsProgress = steps.length > 1 ? { progress: { done: 0, total: steps.length, unit: 'steps' } } : {};
   const state = trackJob(definition, { ...stepsProgress, ...initial });
   const saga = new Saga(state);
-  const job: JobRun<TStep> = {
+  const job: JobRun<TStep, TPreset> = {
     state,
+    activities: <A extends object>(preset: TPreset) => jobActivities<A, TPreset>(definition, preset),
     progress: (progress) => void (state.progress = progress),
     undo: (step, undo) => saga.add(step, undo),
     async step(name, run, options = {}) {

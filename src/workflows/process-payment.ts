@@ -1,9 +1,6 @@
 import type { Activities } from '../activities';
-import { jobActivities, runJob } from '../workflow';
+import { runJob } from '../workflow';
 import { processPaymentJob, type ProcessPaymentPayload, type ProcessPaymentResult } from '../jobs/process-payment';
-
-const { reserveFunds, capturePayment, releaseHold } = jobActivities<Activities>(processPaymentJob, 'step');
-const { reverseCapture, cancelHold } = jobActivities<Activities>(processPaymentJob, 'compensate');
 
 /**
  * Runs one `process-payment` job: reserve, capture, release. When a step fails for good (or the
@@ -12,6 +9,8 @@ const { reverseCapture, cancelHold } = jobActivities<Activities>(processPaymentJ
  */
 export function processPaymentWorkflow(payload: ProcessPaymentPayload): Promise<ProcessPaymentResult> {
   return runJob(processPaymentJob, async (job) => {
+    const { reserveFunds, capturePayment, releaseHold } = job.activities<Activities>('step');
+    const { reverseCapture, cancelHold } = job.activities<Activities>('compensate');
     await job.step('reserve', () => reserveFunds(payload), { undo: () => cancelHold(payload) });
     const { capturedAt } = await job.step('capture', () => capturePayment(payload), { undo: () => reverseCapture(payload) });
     await job.step('release', () => releaseHold(payload));
