@@ -39,7 +39,7 @@ export const lanes: Lane[] = [
       ...inFolder('lanes', ['lanes']),
       ...inFolder('provision', ['heartbeat', 'parts']),
       ...inFolder('shared', ['attempts', 'config', 'encryption-codec', 'ensure-search-attributes', 'project-modules', 'retry', 'stall']),
-      ...inFolder('worker', ['bundle-check', 'check-workflows', 'logger', 'orphan-watch', 'sandbox-timeout', 'tracing']),
+      ...inFolder('worker', ['bundle-check', 'check-workflows', 'library-activities', 'logger', 'orphan-watch', 'sandbox-timeout', 'tracing']),
       ...inFolder('workflows', ['bundle-imports', 'replay-tracing', 'replay']),
     ],
   },
