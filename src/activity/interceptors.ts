@@ -49,7 +49,6 @@ function attemptInterceptors(ctx: Context, definition: JobDefinition, taskQueue:
       const { attempt } = ctx.info;
       const job = jobAttemptOf(ctx, definition, input);
       recordJobAttempt(ctx, job);
-      if (job.preset !== undefined) logAttempt(ctx, definition, job.preset);
       if (attempt > 1) {
         previousAttempt = await previousStall(ctx);
         if (previousAttempt) {
@@ -58,6 +57,8 @@ function attemptInterceptors(ctx: Context, definition: JobDefinition, taskQueue:
           count(ctx, jobMetrics.attemptFailed, jobType, { error_type: stallErrorType(previousAttempt) });
         }
       }
+      // After the diagnosis: the attempt's line names how its predecessor ended (previousAttempt).
+      if (job.preset !== undefined) logAttempt(ctx, definition, job.preset);
       const stopKeepAlive = keepAlive(ctx);
       try {
         const result = await next(input);

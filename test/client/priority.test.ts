@@ -3,7 +3,8 @@ import os from 'node:os';
 import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import type { SendEmailInput } from '../../src/activities/email';
+import { currentJob } from '../../src/activity/job-attempt';
+import { jobActivityInterceptors } from '../../src/activity/interceptors';
 import { JobClient } from '../../src/client/job-client';
 import { catalog } from '../../src/jobs/catalog';
 import { taskQueueFor } from '../../src/catalog/task-queues';
@@ -38,15 +39,16 @@ describe('enqueue priority', function () {
     const order: string[] = [];
     const activities = {
       ...real,
-      async sendEmail(input: SendEmailInput) {
-        order.push(input.jobId);
-        return real.sendEmail(input);
+      async sendEmail(payload: unknown) {
+        order.push(currentJob().jobId);
+        return real.sendEmail(payload);
       },
     };
     // Workflow tasks first, so every job's attempt waits in the backlog; then one worker slot for attempts.
     const emailQueue = taskQueueFor(taskQueue, catalog.definition('send-email')!);
     const workflows = await Worker.create({ connection: env.nativeConnection, workflowBundle: bundle, taskQueue: emailQueue });
-    const slots = await Worker.create({ connection: env.nativeConnection, taskQueue: emailQueue, activities, maxConcurrentActivityTaskExecutions: 1 });
+    // The job interceptor tells each attempt its job, as a durable-jobs worker does.
+    const slots = await Worker.create({ connection: env.nativeConnection, taskQueue: emailQueue, activities, interceptors: { activity: [jobActivityInterceptors(catalog)] }, maxConcurrentActivityTaskExecutions: 1 });
     await workflows.runUntil(async () => {
       const all = [...low, ...high];
       // Scheduled in each job's history first, then handed to the matching service: wait for the queue's backlog.

@@ -30,7 +30,7 @@ describe('the package', () => {
     assert.equal(pkg.dependencies['@temporalio/testing'], pkg.dependencies['@temporalio/worker']);
     assert.match(pkg.dependencies['@temporalio/testing']!, /^\d+\.\d+\.\d+$/, 'an exact version');
     const runtimeImports = sourceFiles(path.join(repoRoot, 'src')).filter((f) => /^import (?!type )[^;]*from '@temporalio\/testing'|import\('@temporalio\/testing'\)/m.test(readFileSync(f, 'utf8')));
-    assert.deepEqual(runtimeImports.map((f) => path.relative(repoRoot, f)).sort(), ['src/provision/temporal-cli.ts', 'src/provision/test-server.ts', 'src/testing/environment.ts']);
+    assert.deepEqual(runtimeImports.map((f) => path.relative(repoRoot, f)).sort(), ['src/provision/temporal-cli.ts', 'src/provision/test-server.ts', 'src/testing/environment.ts', 'src/testing/run-step.ts']);
   });
 
   it('maps every entry point to built JavaScript and its declarations, and keeps the client the main one', () => {
