@@ -20,7 +20,14 @@ export interface JobAttempt {
   headed: boolean;
 }
 
-const attempts = new WeakMap<Context, JobAttempt>();
+/**
+ * Shared by every copy of this module in the process: a worker's interceptor and a team's
+ * activities may load the library from two places (a build and its sources, or two installs), and
+ * each copy must see the attempts the other recorded.
+ */
+const registry = globalThis as { [key: symbol]: WeakMap<Context, JobAttempt> | undefined };
+const attemptsKey = Symbol.for('durable-jobs.job-attempts');
+const attempts = (registry[attemptsKey] ??= new WeakMap<Context, JobAttempt>());
 
 /** Called by the activity interceptor when an attempt of a job's step starts. */
 export function recordJobAttempt(context: Context, attempt: JobAttempt): void {

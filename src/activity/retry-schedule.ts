@@ -67,8 +67,9 @@ export function withRetrySchedule<I, O, P extends string = string>(definition: J
   };
 }
 
-/** Attempts whose schedule `withRetrySchedule` applied (an earlier release's step): the interceptor leaves them. */
-const scheduledHere = new WeakSet<Context>();
+/** Attempts whose schedule `withRetrySchedule` applied (an earlier release's step): the interceptor leaves them. Shared by every copy of this module (see job-attempt.ts). */
+const shared = globalThis as { [key: symbol]: WeakSet<Context> | undefined };
+const scheduledHere = (shared[Symbol.for('durable-jobs.scheduled-attempts')] ??= new WeakSet<Context>());
 
 /** Whether `withRetrySchedule` already applied a schedule to this attempt's failure. */
 export function scheduledByWrapper(context: Context): boolean {

@@ -27,7 +27,7 @@ export const lanes: Lane[] = [
     summary: 'no Temporal server and nothing provisioned: schemas, config, formatting, activities against loopback SMTP, HTTP and SQLite, bundles and replays',
     needs: [],
     files: [
-      ...inFolder('activities', ['attempt-logs', 'email', 'hand-off-batcher', 'payments', 'reports', 'retry-after', 'smtp-errors', 'smtp-tls', 'sync-source']),
+      ...inFolder('activities', ['attempt-logs', 'email', 'job-attempt', 'hand-off-batcher', 'payments', 'reports', 'retry-after', 'smtp-errors', 'smtp-tls', 'sync-source']),
       ...inFolder('bench', ['profile-summary', 'report']),
       ...inFolder('catalog', ['catalog', 'failure-fingerprint', 'fairness', 'sensitive', 'start-compat', 'unknown-keys']),
       ...inFolder('client', ['cli-help', 'cli-windows', 'codec-server', 'dead-letter-bulk', 'dead-letter-calls', 'dead-letter-history', 'format', 'http-api-subset', 'job-list', 'progress', 'redrive-plan', 'validate']),
