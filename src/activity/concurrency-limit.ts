@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { jobProtocolMemo } from '../shared/job-protocol';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { concurrencyLimiterId, concurrencyLimiterWorkflowType } from '../catalog/concurrency-limit';
 import { slotGrantedSignal, slotReleasedSignal, slotRequestedSignal, type ConcurrencyLimiterInput, type SlotRequest } from '../workflow/concurrency-signals';
@@ -49,6 +50,7 @@ export function createConcurrencyLimitActivities(deps: { client: Client; taskQue
         args: [start],
         signal: slotRequestedSignal,
         signalArgs: [{ jobId: input.jobId, priority: input.priority, limit: input.limit }],
+        memo: jobProtocolMemo(),
         staticSummary: `concurrency limit of ${input.jobType} for ${input.key}`,
       });
       return workflowId;

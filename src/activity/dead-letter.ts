@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { jobProtocolMemo } from '../shared/job-protocol';
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Catalog } from '../catalog/catalog';
@@ -191,6 +192,7 @@ export async function sendDeadLetters(client: Client, taskQueue: string, workflo
     args: [{ type }],
     signal: 'deadLetters',
     signalArgs: [{ entries }],
+    memo: jobProtocolMemo(),
     staticSummary: `dead-letter queue of ${type}`,
   });
 }
@@ -203,6 +205,7 @@ export async function startDeadLetterQueue(client: Client, taskQueue: string, ty
     args: [{ type }],
     signal: 'deadLetter',
     signalArgs: [entry],
+    memo: jobProtocolMemo(),
     staticSummary: `dead-letter queue of ${type}`,
   });
 }

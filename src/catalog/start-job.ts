@@ -9,6 +9,7 @@ import { jobTypeSearchAttribute } from './job-type-attribute';
 import { taskQueueFor } from './task-queues';
 import { jobPauseMemoKey, type JobPause } from './job-pause';
 import { payloadHash } from '../shared/payload-hash';
+import { jobProtocolMemo } from '../shared/job-protocol';
 import { maskSensitive, sensitiveMemoKey } from './sensitive';
 
 export { jobTypeSearchAttribute };
@@ -70,6 +71,7 @@ export function jobStartOptions(input: JobStartInput): {
     taskQueue: taskQueueFor(input.taskQueue, definition),
     args: [input.payload],
     memo: {
+      ...jobProtocolMemo(),
       [payloadHashMemoKey]: payloadHash(input.payload),
       ...(concurrencyKey === undefined ? {} : { [concurrencyKeyMemoKey]: concurrencyKey }),
       // Readers without the catalog (jobctl anywhere, the Web UI's memo view) mask them too.

@@ -1,4 +1,5 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import { jobProtocolMemo } from '../shared/job-protocol';
 import type { Catalog } from '../catalog/catalog';
 import { jobMaxAttempts } from '../catalog/define-job';
 import type { PreparedJob } from '../catalog/prepare-job';
@@ -28,6 +29,7 @@ export async function enqueueDebounced(temporal: Client, taskQueue: string, job:
       args: [input],
       signal: debounceEnqueueSignalName,
       signalArgs: [enqueue],
+      memo: jobProtocolMemo(),
       staticSummary: `debounce window of ${type} ${debounce.key}`,
     });
     const id = debouncedJobId(type, debounce.key, debouncer.signaledRunId);

@@ -1,4 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { jobProtocolMemo } from '../shared/job-protocol';
 import type { PreparedJob } from '../catalog/prepare-job';
 import { dedupeWorkflowId, dedupeWorkflowType } from '../catalog/window-ids';
 import { dedupeJobIdMemoKey } from '../catalog/window-presets';
@@ -35,7 +36,7 @@ export async function enqueueDeduped(
         workflowId,
         taskQueue,
         args: [input],
-        memo: { [dedupeJobIdMemoKey]: job.id },
+        memo: { ...jobProtocolMemo(), [dedupeJobIdMemoKey]: job.id },
         staticSummary: `dedupe window of ${type} ${dedupe.key}`,
         // Open, the window's ID is taken; closed (its TTL is over), the key opens a new one.
         workflowIdConflictPolicy: 'FAIL',

@@ -3,9 +3,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { withLibraryWorkflows } from '../worker/workflow-entry';
 import { refuseLibraryActivityNames } from '../worker/create-worker';
 import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createConcurrencyLimitActivities } from '../activity/concurrency-limit';
-import { createDeadLetterActivities } from '../activity/dead-letter';
-import { createWindowActivities } from '../activity/window-start';
+import { createLibraryActivities } from '../activity/library-activities';
 import { jobActivityInterceptors } from '../activity/interceptors';
 import type { Catalog } from '../catalog/catalog';
 import { planQueues } from '../catalog/task-queues';
@@ -56,7 +54,7 @@ export async function createJobTestWorker(env: TestWorkflowEnvironment, bundle: 
   const { catalog, limits, activities = {}, taskQueue, dataConverter, deadLetterClient = env.client } = options;
   const plans = planQueues(taskQueue, catalog.definitions);
   refuseLibraryActivityNames(activities);
-  const all = { ...activities, ...createDeadLetterActivities({ client: deadLetterClient, taskQueue, catalog }), ...createConcurrencyLimitActivities({ client: deadLetterClient, taskQueue }), ...createWindowActivities({ client: deadLetterClient, taskQueue, catalog }) };
+  const all = { ...activities, ...createLibraryActivities({ client: deadLetterClient, taskQueue, catalog }) };
   // The server-side half of the limits, as the worker sets them at start.
   if (limits) await applyRatePerKey(env.client, plans);
   const workers = await Promise.all(

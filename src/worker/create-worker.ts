@@ -2,9 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { StringValue } from '@temporalio/common';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Kysely } from 'kysely';
-import { createConcurrencyLimitActivities } from '../activity/concurrency-limit';
-import { createDeadLetterActivities } from '../activity/dead-letter';
-import { createWindowActivities } from '../activity/window-start';
+import { createLibraryActivities } from '../activity/library-activities';
 import { jobActivityInterceptors } from '../activity/interceptors';
 import type { PayloadSchemas } from '../catalog/catalog';
 import { planQueues, type QueuePlan } from '../catalog/task-queues';
@@ -21,7 +19,7 @@ import { connectionOptions } from '../shared/temporal-connection';
 import { heavyModulesIn } from './bundle-check';
 import { checkWorkflowExports } from './check-workflows';
 import { withLibraryWorkflows } from './workflow-entry';
-import { collidingActivityNames, libraryActivityTypes } from '../shared/library-activities';
+import { collidingActivityNames, libraryActivityNamespace, libraryActivityTypes } from '../shared/library-activities';
 import type { ActivityContext, WorkerDefinition } from './define-worker';
 import { workerTuning } from './tuning';
 import { applyRatePerKey } from './apply-rate-per-key';
@@ -151,14 +149,7 @@ export async function createWorker<S extends PayloadSchemas, DB>(options: Create
     await applyRatePerKey(client, plans, Runtime.instance().logger);
     const given = typeof options.activities === 'function' ? await options.activities({ db, client, config, logger: Runtime.instance().logger } as ActivityContext<DB>) : (options.activities ?? {});
     refuseLibraryActivityNames(given);
-    const activities = {
-      ...given,
-      // The shared queue: it names the dead-letter queues and runs them, whatever queue a job is on.
-      ...createDeadLetterActivities({ client, taskQueue: config.taskQueue, catalog: options.catalog, tracing: tracing?.deadLetters }),
-      ...createConcurrencyLimitActivities({ client, taskQueue: config.taskQueue }),
-      // The debounce and dedupe windows run on the shared queue too, and start their jobs from it.
-      ...createWindowActivities({ client, taskQueue: config.taskQueue, catalog: options.catalog }),
-    };
+    const activities = { ...given, ...createLibraryActivities({ client, taskQueue: config.taskQueue, catalog: options.catalog, tracing: tracing?.deadLetters }) };
     // Bundled once for all the queues' workers.
     // The library's workflows are added to the team's module (workflow-entry.ts).
     const workflowBundle = await withLibraryWorkflows(options.workflowsPath, (entry) => bundleWorkflowCode({
@@ -212,7 +203,14 @@ export async function createWorker<S extends PayloadSchemas, DB>(options: Create
 export function refuseLibraryActivityNames(activities: object): void {
   const taken = collidingActivityNames(activities);
   if (taken.length === 0) return;
-  throw new ConfigError(taken.map((name) => ({ path: `activities.${name}`, message: `is the name of one of durable-jobs' own activities (${libraryActivityTypes.join(', ')}): rename yours` })));
+  throw new ConfigError(
+    taken.map((name) => ({
+      path: `activities.${name}`,
+      message: name.startsWith(libraryActivityNamespace)
+        ? `is in durable-jobs' own namespace ("${libraryActivityNamespace}"): rename yours`
+        : `is the name of one of durable-jobs' own activities (${libraryActivityTypes.join(', ')}): rename yours`,
+    })),
+  );
 }
 
 function loadTracing(): WorkerTracing {

@@ -6,8 +6,6 @@
 import {
   allHandlersFinished,
   condition,
-  continueAsNew,
-  proxyActivities,
   setHandler,
   upsertMemo,
   workflowInfo,
@@ -22,6 +20,7 @@ import {
   type LimiterState,
   type SlotHolder,
 } from './concurrency-signals';
+import { continueAsNewUnderCurrentProtocol, libraryActivities } from './library-activity-calls';
 
 /** How often the limiter checks that its holders are still running: the bound on a slot leaked by a job that closed without releasing it (terminated). */
 export const holderCheckIntervalMs = 30_000;
@@ -30,7 +29,7 @@ const idleCloseMs = 60_000;
 /** History length at which the limiter continues as new (Temporal warns at 10,240 events). */
 const continueAfterEvents = 2_000;
 
-const { runningJobs, tellSlotGranted } = proxyActivities<ConcurrencyLimitActivities>({
+const { runningJobs, tellSlotGranted } = libraryActivities<ConcurrencyLimitActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', maximumInterval: '30s' },
 });
@@ -94,7 +93,7 @@ export async function concurrencyLimiterWorkflow(input: ConcurrencyLimiterInput)
     }
     if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= continueAfterEvents) {
       await condition(allHandlersFinished);
-      await continueAsNew<typeof concurrencyLimiterWorkflow>({ jobType: input.jobType, key: input.key, limit, holders: [...holders.values()], waiting });
+      await continueAsNewUnderCurrentProtocol<typeof concurrencyLimiterWorkflow>({ jobType: input.jobType, key: input.key, limit, holders: [...holders.values()], waiting });
     }
     if (!(await condition(() => changed, holderCheckIntervalMs)) && holders.size > 0) {
       const ids = [...holders.keys()];

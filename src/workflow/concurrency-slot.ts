@@ -1,15 +1,16 @@
 // A limited job's side of its concurrency slot: before its first step it asks the limiter of its
 // type and key for a slot and waits, attempt-free, until it is granted; when the job closes (not
 // when it continues as new) it gives the slot back. See concurrency-limiter.ts.
-import { CancellationScope, condition, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ConcurrencyLimitActivities } from '../activity/concurrency-limit';
 import { concurrencyKeyMemoKey } from '../catalog/concurrency-limit';
 import type { JobDefinition } from '../catalog/define-job';
 import type { JobLimits } from '../catalog/job-limits';
 import { currentJobState } from './job-state';
 import { slotGrantedSignal } from './concurrency-signals';
+import { libraryActivities } from './library-activity-calls';
 
-const { requestConcurrencySlot, releaseConcurrencySlot: giveSlotBack } = proxyActivities<ConcurrencyLimitActivities>({
+const { requestConcurrencySlot, releaseConcurrencySlot: giveSlotBack } = libraryActivities<ConcurrencyLimitActivities>({
   startToCloseTimeout: '30s',
   // Until Temporal answers: the job waits for its slot either way.
   retry: { initialInterval: '1s', maximumInterval: '30s' },

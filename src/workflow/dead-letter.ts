@@ -3,13 +3,11 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
-  continueAsNew,
   defineQuery,
   defineSignal,
   defineUpdate,
   log,
   patched,
-  proxyActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -35,6 +33,7 @@ import {
   type DeadLetterState,
   type DeadLetterStatus,
 } from './dead-letter-entries';
+import { continueAsNewUnderCurrentProtocol, libraryActivities } from './library-activity-calls';
 
 /** Input of the DLQ workflow of one job type; what it carries across continue-as-new. */
 export interface DeadLetterWorkflowInput {
@@ -106,7 +105,7 @@ export const redriveUpdate = defineUpdate<RedriveResult, [RedriveInput]>('redriv
 /** Gives up on a dead-lettered job; the entry stays, marked discarded, for the audit trail. */
 export const discardUpdate = defineUpdate<DeadLetterEntry, [DiscardInput]>('discard');
 
-const { restartJob } = proxyActivities<DeadLetterActivities>(presetOptions(deadLetterPresets.restart));
+const { restartJob } = libraryActivities<DeadLetterActivities>(presetOptions(deadLetterPresets.restart));
 
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -186,7 +185,7 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
   const packed = packState(state.entries);
   // Past 2 MB Temporal refuses the hand-over and the DLQ stalls: warn while there is room to act.
   if (packed.length > nearCapacityBytes) log.warn('dlq:near-capacity', { jobType: input.type, bytes: packed.length, entries: Object.keys(state.entries).length });
-  await continueAsNew<typeof deadLetterWorkflow>({ ...input, entries: undefined }, packed);
+  await continueAsNewUnderCurrentProtocol<typeof deadLetterWorkflow>({ ...input, entries: undefined }, packed);
 }
 
 /** The entry of a job that is in the DLQ now; rejects the operation otherwise. */

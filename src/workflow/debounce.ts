@@ -1,9 +1,10 @@
-import { ActivityFailure, ApplicationFailure, condition, continueAsNew, defineQuery, defineSignal, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, defineQuery, defineSignal, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { StartWindowJobInput, WindowActivities } from '../activity/window-start';
 import { presetOptions } from '../catalog/define-job';
 import type { JobFairness } from '../catalog/job-fairness';
 import { debounceEnqueueSignalName, debouncedJobId } from '../catalog/window-ids';
 import { windowPresets } from '../catalog/window-presets';
+import { continueAsNewUnderCurrentProtocol, libraryActivities } from './library-activity-calls';
 
 /** One enqueue into a debounce window, as the client sends it. */
 export interface DebounceEnqueue {
@@ -54,7 +55,7 @@ export const debounceWindowQuery = defineQuery<DebounceWindowState>('debounceWin
  */
 const windowLimit = { enqueues: 500, bytes: 1_000_000 };
 
-const { startWindowJob } = proxyActivities<WindowActivities>(presetOptions(windowPresets.start));
+const { startWindowJob } = libraryActivities<WindowActivities>(presetOptions(windowPresets.start));
 
 /**
  * The debouncer of one job type and key. Each run is one window: it collects enqueues (signals)
@@ -96,7 +97,7 @@ export async function debounceJobWorkflow(input: DebounceWorkflowInput): Promise
   }
   const fire: StartWindowJobInput = { type, id: jobId, payloads: window.map((e) => e.payload), priority: window[window.length - 1]!.priority, fairness: window[window.length - 1]!.fairness, createdAt: iso(firstAt) };
   log.info('debounce:closed', { jobId, jobType: type, enqueues: window.length });
-  await continueAsNew<typeof debounceJobWorkflow>({ type, key, fire });
+  await continueAsNewUnderCurrentProtocol<typeof debounceJobWorkflow>({ type, key, fire });
 }
 
 /** Starts a closed window's job; a payload its type refuses (a bad merge) is logged, and the next window goes on. */

@@ -1,8 +1,9 @@
-import { ActivityFailure, ApplicationFailure, log, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, log, sleep, workflowInfo } from '@temporalio/workflow';
 import type { WindowActivities } from '../activity/window-start';
 import { presetOptions } from '../catalog/define-job';
 import { windowPresets } from '../catalog/window-presets';
 import type { JobFairness } from '../catalog/job-fairness';
+import { libraryActivities } from './library-activity-calls';
 
 /** Input of {@link dedupeJobWorkflow}: the job of the enqueue that opened the window. */
 export interface DedupeWorkflowInput {
@@ -29,7 +30,7 @@ export interface DedupeWorkflowResult {
   jobId: string;
 }
 
-const { startWindowJob } = proxyActivities<WindowActivities>(presetOptions(windowPresets.start));
+const { startWindowJob } = libraryActivities<WindowActivities>(presetOptions(windowPresets.start));
 
 /**
  * The dedupe window of one job type and key: open, so its workflow ID is taken, for `ttlMs` after

@@ -10,7 +10,6 @@ import {
   isCancellation,
   log,
   patched,
-  proxyActivities,
   upsertMemo,
   workflowInfo,
   type ActivityInput,
@@ -33,11 +32,13 @@ import { releaseConcurrencySlot } from './concurrency-slot';
 import { installPauseGate, passPauseGate } from './pause-gate';
 import { presetTagOf } from './preset-tag';
 import { jobHeaderName, jobHeaderPayload } from '../shared/job-header';
+import { libraryActivities } from './library-activity-calls';
+import { bareActivityType } from '../shared/library-activities';
 
 /** Activities a job calls that are not its steps: a pause does not hold them. */
 const notSteps = new Set(['handOffToDeadLetter', 'releaseConcurrencySlot']);
 
-const { handOffToDeadLetter } = proxyActivities<DeadLetterActivities>(presetOptions(deadLetterPresets.handOff));
+const { handOffToDeadLetter } = libraryActivities<DeadLetterActivities>(presetOptions(deadLetterPresets.handOff));
 
 class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
   async execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
@@ -154,7 +155,7 @@ class JobOutboundInterceptor implements WorkflowOutboundCallsInterceptor {
     const headed = withJobHeader(input);
     // A paused type schedules no step until it is resumed; its hand-off to the DLQ and the return of
     // its concurrency slot, both on its way out, are not steps.
-    const paused = currentJobType() && !notSteps.has(input.activityType) ? passPauseGate(input.activityType) : undefined;
+    const paused = currentJobType() && !notSteps.has(bareActivityType(input.activityType)) ? passPauseGate(input.activityType) : undefined;
     if (paused) await paused;
     try {
       return await next(headed);

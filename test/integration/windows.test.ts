@@ -58,7 +58,7 @@ describe('debounce and dedupe windows (real dev server)', function () {
         const next = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
         assert.ok(next, `window ${runId} closed by handing its job to the next run`);
         const nextEvents = (await env.client.workflow.getHandle(workflowId, next).fetchHistory()).events ?? [];
-        started += nextEvents.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'startWindowJob').length;
+        started += nextEvents.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'durable-jobs.startWindowJob').length;
       }
       assert.equal(started, windows.length, 'one start per window');
     });

@@ -78,7 +78,7 @@ export const lanes: Lane[] = [
       ...inFolder('shared', ['redaction']),
       ...inFolder('testing', ['kit-logs', 'kit']),
       ...inFolder('worker', ['create-worker']),
-      ...inFolder('workflows', ['concurrency-limiter', 'config-wait', 'dead-letter-capacity', 'dead-letter', 'debounce', 'dedupe', 'generate-report', 'noop', 'process-payment', 'send-email', 'sync-data']),
+      ...inFolder('workflows', ['concurrency-limiter', 'config-wait', 'dead-letter-capacity', 'dead-letter', 'debounce', 'dedupe', 'generate-report', 'library-activity-names', 'noop', 'process-payment', 'send-email', 'sync-data']),
     ],
   },
   {

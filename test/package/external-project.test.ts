@@ -8,6 +8,7 @@ import { waitForFrontend } from '../../src/shared/wait-for-frontend';
 import { repoRoot, uniqueId } from '../helpers/env';
 import { createExternalProject, envWithoutNpm, expectedTypeErrors, packRepository, sh, type Packed, type Ran } from '../helpers/external-project';
 import { freePort, startProcess, type Started } from '../helpers/processes';
+import { startCardProcessor, type CardProcessor } from '../helpers/card-processor';
 
 /**
  * The packed tarball's bound: about 340 KB in 0.2.0 (dist with inline-source maps, bin, docs), 600 KB
@@ -96,6 +97,7 @@ describe('the package, installed from its tarball in a project of its own', func
   describe("on a dev server, with the project's worker and the installed jobctl", () => {
     let server: Started | undefined;
     let worker: Started | undefined;
+    let processor: CardProcessor | undefined;
     let env: NodeJS.ProcessEnv;
     const jobctl = (args: string[], cwd = project) => sh(path.join(project, 'node_modules/.bin/jobctl'), args, { cwd, env, timeoutMs: 60_000 });
     const payload = (subscriptionId: string, card: string) => JSON.stringify({ subscriptionId, period: '2026-12', amount: 1999, currency: 'EUR', card });
@@ -108,7 +110,8 @@ describe('the package, installed from its tarball in a project of its own', func
       server = startProcess(cli, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--namespace', 'default', '--search-attribute', 'JobType=Keyword', '--log-level', 'error'], envWithoutNpm());
       const up = await waitForFrontend(address, { timeoutMs: 60_000, exited: server.exited });
       assert.ok(up.answered, `the dev server answers at ${address}:\n${server.output()}`);
-      env = envWithoutNpm({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: uniqueId('acme'), DATA_DIR: path.join(work, 'data'), DATABASE_URL: undefined, METRICS: 'false', LOG_FORMAT: 'json' });
+      processor = await startCardProcessor();
+      env = envWithoutNpm({ ACME_PROCESSOR_URL: processor.url, TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: uniqueId('acme'), DATA_DIR: path.join(work, 'data'), DATABASE_URL: undefined, METRICS: 'false', LOG_FORMAT: 'json' });
       worker = startProcess(process.execPath, ['dist/worker.js'], env, project);
       await worker.waitFor('worker:started', 120_000);
     });
@@ -120,6 +123,7 @@ describe('the package, installed from its tarball in a project of its own', func
         const stopped = await Promise.race([p.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 30_000))]);
         if (!stopped) p.child.kill('SIGKILL');
       }
+      await processor?.close();
     });
 
     it('lists the catalog found through package.json, enqueues a valid payload (prints its ID) and refuses an invalid one naming the field (exit 2)', async () => {
@@ -147,6 +151,21 @@ describe('the package, installed from its tarball in a project of its own', func
       assert.equal(record.status, 'completed');
       assert.equal(record.type, 'charge-subscription');
       assert.deepEqual([record.attempts, record.maxAttempts, record.step], [1, 4, 'charge']);
+    });
+
+    it("waits at least what the processor's 429 Retry-After asks, then charges once under the same idempotency key", async () => {
+      const id = 'charge:sub-throttled:2026-12';
+      processor!.throttleOnce('sub-throttled', 2);
+      assert.equal((await jobctl(['enqueue', 'charge-subscription', payload('sub-throttled', 'tok_visa')])).code, 0);
+      const result = await jobctl(['result', id, '--timeout', '60s']);
+      assert.equal(result.code, 0, result.stderr);
+      const record = JSON.parse((await jobctl(['status', id, '--json'])).stdout);
+      assert.deepEqual([record.status, record.attempts], ['completed', 2]);
+      const charges = processor!.charges.filter((c) => c.invoiceId === 'sub-throttled:2026-12');
+      assert.equal(charges.length, 2, 'the throttled request, then the charge');
+      assert.equal(charges[0]!.idempotencyKey, charges[1]!.idempotencyKey, 'the retry is the same charge to the processor');
+      // The processor's own clock: the retry came no sooner than its Retry-After (a lower bound only).
+      assert.ok(charges[1]!.at - charges[0]!.at >= 1_900, `retried after ${charges[1]!.at - charges[0]!.at} ms, asked 2 s`);
     });
 
     it('compensates a declined card and dead-letters it; a patched redrive then completes it', async () => {
@@ -186,7 +205,7 @@ describe('the package, installed from its tarball in a project of its own', func
       const listed = await jobctl(['list', '--type', 'charge-subscription', '--json']);
       assert.equal(listed.code, 0, listed.stderr);
       const rows = JSON.parse(listed.stdout) as { id: string; status: string }[];
-      assert.deepEqual(rows.map((r) => [r.id, r.status]).sort(), [['charge:sub-declined:2026-12', 'completed'], ['charge:sub-ok:2026-12', 'completed']]);
+      assert.deepEqual(rows.map((r) => [r.id, r.status]).sort(), [['charge:sub-declined:2026-12', 'completed'], ['charge:sub-ok:2026-12', 'completed'], ['charge:sub-throttled:2026-12', 'completed']]);
       const elsewhere = await jobctl(['--catalog', path.join(project, 'dist/catalog.js'), 'enqueue', 'charge-subscription', payload('sub-flag', 'tok_visa')], os.tmpdir());
       assert.equal(elsewhere.code, 0, elsewhere.stderr);
       assert.equal(elsewhere.stdout.trim(), 'charge:sub-flag:2026-12');

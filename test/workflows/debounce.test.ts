@@ -65,7 +65,7 @@ describe('debounce windows (time-skipping)', function () {
       const events = (await jobs.temporal.workflow.getHandle(workflowId, runs[i]).fetchHistory()).events ?? [];
       for (const e of events) {
         const scheduled = e.activityTaskScheduledEventAttributes;
-        if (scheduled?.activityType?.name === 'startWindowJob') started.push((env.client.options.loadedDataConverter.payloadConverter.fromPayload(scheduled.input!.payloads![0]!) as { id: string }).id);
+        if (scheduled?.activityType?.name === 'durable-jobs.startWindowJob') started.push((env.client.options.loadedDataConverter.payloadConverter.fromPayload(scheduled.input!.payloads![0]!) as { id: string }).id);
       }
       const next = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
       if (next && !runs.includes(next)) runs.splice(i + 1, 0, next);

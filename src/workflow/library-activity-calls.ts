@@ -1,0 +1,32 @@
+// The library's workflows call its activities through here: by the namespaced name under protocol 2
+// and later, by the bare name in a workflow started before (its history names those). The protocol
+// is read from the workflow's start memo at each call, so the choice is the same on every replay.
+import { makeContinueAsNewFunc, proxyActivities, workflowInfo, type ActivityInterfaceFor, type ActivityOptions, type Workflow } from '@temporalio/workflow';
+import { jobProtocolMemo, jobProtocolOf } from '../shared/job-protocol';
+import { namespacedActivityType } from '../shared/library-activities';
+
+type AnyActivity = (...args: unknown[]) => Promise<unknown>;
+
+/** `proxyActivities` for the library's own activities: each called by the name its workflow's protocol gives it. */
+export function libraryActivities<A extends object>(options: ActivityOptions): ActivityInterfaceFor<A> {
+  const calls = proxyActivities<Record<string, AnyActivity>>(options);
+  return new Proxy({} as ActivityInterfaceFor<A>, {
+    get(_target, name) {
+      if (typeof name !== 'string') return undefined;
+      return (...args: unknown[]) => calls[libraryActivityType(name)]!(...args);
+    },
+  });
+}
+
+/** The activity type this workflow calls a library activity by. */
+export function libraryActivityType(name: string): string {
+  return jobProtocolOf(workflowInfo().memo) >= 2 ? namespacedActivityType(name) : name;
+}
+
+/**
+ * Continues a library workflow as new under this release's protocol: its next run is a new history,
+ * so a long-lived DLQ or limiter started by an earlier release takes the namespaced names there.
+ */
+export function continueAsNewUnderCurrentProtocol<F extends Workflow>(...args: Parameters<F>): Promise<never> {
+  return makeContinueAsNewFunc<F>({ memo: { ...workflowInfo().memo, ...jobProtocolMemo() } })(...args);
+}
