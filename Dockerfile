@@ -6,9 +6,12 @@ COPY src ./src
 COPY bin ./bin
 # better-sqlite3 is a native module: its install script fetches a prebuilt binary or compiles one.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
-# `npm ci` runs the `prepare` script, which compiles src/ into dist/; the prune leaves the runtime
-# dependencies, native binaries built.
-RUN npm ci && npm prune --omit=dev
+# `npm ci` runs the `prepare` script, which compiles src/ into dist/; the prune drops the build and
+# test tooling, and the install puts back what the image's built-in job types run beyond the
+# library's own dependencies: every optional peer (the database drivers, the console, tracing) and
+# nodemailer for send-email, at the versions package.json pins, native binaries built.
+RUN npm ci && npm prune --omit=dev \
+  && npm install --no-save --omit=dev --no-audit --no-fund $(node -p "const p = require('./package.json'); [...Object.entries(p.peerDependencies), ['nodemailer', p.devDependencies.nodemailer]].map(([n, v]) => n + '@' + v).join(' ')")
 
 FROM node:20-bookworm-slim
 # Everything the worker writes lives under DATA_DIR: jobs.db (the SQLite ledger, unless

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { requirePart } from '../shared/optional-packages';
 import { openJobsDatabase } from './cli-database';
 import { UsageError, parsePort, withClient } from './cli-support';
 
@@ -13,6 +14,7 @@ export function addConsoleCommand(program: Command): void {
       const port = opts.port === undefined ? undefined : parsePort(opts.port, '--port');
       await withClient(async (jobs) => {
         // Loaded here, so that no other jobctl command pays for the web stack.
+        requirePart('console');
         const { startConsole } = await import('../console/server.js');
         // The ledger, for the redrive preview.
         const db = await openJobsDatabase();

@@ -10,6 +10,7 @@ import { missingNamespaceError, missingNamespaceOf } from '../shared/missing-nam
 import { NoCatalogError } from '../catalog/catalog-error';
 import { setCatalogFlag } from './cli-catalog';
 import { addCommandSummaries } from './cli-command-summaries';
+import { loadPart } from '../shared/optional-packages';
 import { tracingConfigured } from '../shared/tracing-env';
 import { traced } from '../shared/traced';
 
@@ -100,7 +101,7 @@ const serving = new Set(['console', 'codec-server']);
 /** Parses and runs `argv`; with tracing configured, under a `jobctl <command>` span. */
 async function run(argv: string[]): Promise<void> {
   if (!tracingConfigured()) return void (await buildProgram(argv).parseAsync(argv));
-  const tracing = load<typeof import('./cli-tracing')>('./cli-tracing').startCliTracing();
+  const tracing = loadPart('tracing', () => load<typeof import('./cli-tracing')>('./cli-tracing')).startCliTracing();
   const name = commandName(argv);
   try {
     if (name && serving.has(name)) await buildProgram(argv).parseAsync(argv);

@@ -1,5 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
+import { loadPart } from '../shared/optional-packages';
 import { tracerProviderRegistered, tracingConfigured } from '../shared/tracing-env';
 
 /** OpenTelemetry tracing of a `JobClient.connect`ed client's calls (see docs/operations.md, Tracing). */
@@ -21,6 +22,6 @@ export function clientTracingInterceptors(tracing: boolean | JobClientTracingOpt
   const options = typeof tracing === 'object' ? tracing : {};
   if (options.interceptors) return options.interceptors;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when tracing is on
-  const { OpenTelemetryWorkflowClientInterceptor } = require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
+  const { OpenTelemetryWorkflowClientInterceptor } = loadPart('clientTracing', () => require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry'));
   return [new OpenTelemetryWorkflowClientInterceptor(options.tracer ? { tracer: options.tracer } : {})];
 }

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPart } from '../shared/optional-packages';
 
 /** Which kind of database a `DATABASE_URL` names. */
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -18,10 +19,16 @@ export function redactDatabaseUrl(url: string): string {
 }
 
 /** PostgreSQL's `bigint` (OID 20) arrives as a string by default; our amounts fit in a JS number. */
-const pgTypes = {
+const pgTypes = (driver: typeof pg) => ({
   getTypeParser: ((oid: number, format?: string) =>
-    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-};
+    oid === 20 ? (value: string) => Number(value) : driver.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+});
+
+// The drivers are optional peer dependencies: each is loaded when a database of its kind is opened.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a PostgreSQL URL
+const postgresDriver = () => loadPart('postgres', () => require('pg') as typeof pg);
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a SQLite file
+const sqliteDriver = () => loadPart('sqlite', () => require('better-sqlite3') as typeof SqliteDatabase);
 
 /**
  * Opens the jobs database. SQLite runs in WAL mode with a busy timeout, so a worker and
@@ -30,7 +37,8 @@ const pgTypes = {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the caller's tables type it
 export function openDatabase<DB = any>(url: string): Kysely<DB> {
   if (databaseKind(url) === 'postgres') {
-    const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes, connectionTimeoutMillis: 10_000 });
+    const driver = postgresDriver();
+    const pool = new driver.Pool({ connectionString: url, max: 10, types: pgTypes(driver), connectionTimeoutMillis: 10_000 });
     // An idle client that loses its server (a restart) must not crash the worker; the next query reconnects.
     pool.on('error', () => {});
     // Nor may a checked-out one (e.g. mid-transaction): its query fails, the attempt is retried, and
@@ -40,7 +48,8 @@ export function openDatabase<DB = any>(url: string): Kysely<DB> {
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '');
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new SqliteDatabase(file);
+  const Sqlite = sqliteDriver();
+  const sqlite = new Sqlite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');

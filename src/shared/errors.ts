@@ -20,6 +20,8 @@ export const ErrorType = {
   NoCatalog: 'jobs:no-catalog',
   /** Configuration failed validation at startup. */
   InvalidConfig: 'jobs:invalid-config',
+  /** A part in use needs an optional package that is not installed (the message says how to install it). */
+  MissingPackage: 'jobs:missing-package',
   /** The Temporal server could not be reached. */
   Unreachable: 'jobs:unreachable',
   /** No job with that ID exists. */

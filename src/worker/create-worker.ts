@@ -23,6 +23,7 @@ import { collidingActivityNames, libraryActivityNamespace, libraryActivityTypes 
 import type { ActivityContext, WorkerDefinition } from './define-worker';
 import { workerTuning } from './tuning';
 import { applyRatePerKey } from './apply-rate-per-key';
+import { loadPart } from '../shared/optional-packages';
 import { tracingConfigured, tracingTarget } from '../shared/tracing-env';
 import type { WorkerTracing } from './tracing';
 
@@ -215,5 +216,5 @@ export function refuseLibraryActivityNames(activities: object): void {
 
 function loadTracing(): WorkerTracing {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when tracing is configured
-  return (require('./tracing') as typeof import('./tracing')).startTracing();
+  return loadPart('tracing', () => require('./tracing') as typeof import('./tracing')).startTracing();
 }

@@ -1,6 +1,7 @@
 // Imported first by the worker's entry points (`npm run worker`, `npm start`): tracing starts
 // before the modules it instruments (pg) are loaded, which it can only patch on their first load.
-import { ConfigError } from '../shared/errors';
+import { ConfigError, ErrorType, JobsError } from '../shared/errors';
+import { loadPart } from '../shared/optional-packages';
 import { tracingConfigured } from '../shared/tracing-env';
 
 /**
@@ -12,7 +13,7 @@ import { tracingConfigured } from '../shared/tracing-env';
 export function startTracingIfConfigured(): boolean {
   if (!tracingConfigured()) return false;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when tracing is configured
-  (require('./tracing') as typeof import('./tracing')).startTracing();
+  loadPart('tracing', () => require('./tracing') as typeof import('./tracing')).startTracing();
   return true;
 }
 
@@ -21,6 +22,7 @@ try {
 } catch (err) {
   // A bad OTEL_* setting (an unknown protocol) is a configuration error, which the worker's start
   // reports as it reports the others (its message, exit 1): createWorker starts tracing again and
-  // meets the same error there. Thrown here, at import, it would be an uncaught stack trace.
-  if (!(err instanceof ConfigError)) throw err;
+  // meets the same error there. Thrown here, at import, it would be an uncaught stack trace. So
+  // with a missing OpenTelemetry package (MissingPackageError).
+  if (!(err instanceof ConfigError) && !(err instanceof JobsError && err.type === ErrorType.MissingPackage)) throw err;
 }

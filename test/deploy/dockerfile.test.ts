@@ -129,4 +129,13 @@ describe('Dockerfile (the worker image)', () => {
     const build = dockerfile.slice(0, dockerfile.lastIndexOf('\nFROM '));
     if (copiesModules) assert.match(build, /npm ci(?![^\n]*--ignore-scripts)[^\n]*&& npm prune --omit=dev/, 'the build stage installs with scripts, then drops dev dependencies');
   });
+
+  it('puts back, after the prune, every optional peer and nodemailer: what the built-in job types run beyond the library\'s own dependencies', () => {
+    const build = dockerfile.slice(0, dockerfile.lastIndexOf('\nFROM ')).replace(/\\\n/g, ' ');
+    const install = build.split('\n').find((line) => /npm prune --omit=dev/.test(line));
+    assert.ok(install, 'the build stage prunes');
+    assert.match(install, /npm prune --omit=dev +&& npm install --no-save --omit=dev (?![^\n]*--ignore-scripts)/, 'then installs, with scripts (better-sqlite3 builds)');
+    assert.match(install, /Object\.entries\(p\.peerDependencies\)/, 'every peer, at its pin');
+    assert.match(install, /\['nodemailer', p\.devDependencies\.nodemailer\]/, 'nodemailer, at its pin');
+  });
 });

@@ -11,6 +11,8 @@ const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')
   files?: string[];
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
 
 function sourceFiles(dir: string): string[] {
@@ -25,10 +27,12 @@ describe('the package', () => {
     assert.match(readFileSync(path.join(repoRoot, pkg.types), 'utf8'), /JobClient/);
   });
 
-  it('depends on @temporalio/testing at run time (the test kit), pinned like the other @temporalio packages, and loads it only from the test kit and provisioning', () => {
-    assert.equal(pkg.devDependencies['@temporalio/testing'], undefined);
-    assert.equal(pkg.dependencies['@temporalio/testing'], pkg.dependencies['@temporalio/worker']);
-    assert.match(pkg.dependencies['@temporalio/testing']!, /^\d+\.\d+\.\d+$/, 'an exact version');
+  it('takes @temporalio/testing as an optional peer (the test kit, a team\'s dev dependency), pinned like the other @temporalio packages, and loads it only from the test kit and provisioning', () => {
+    assert.equal(pkg.dependencies['@temporalio/testing'], undefined);
+    assert.equal(pkg.peerDependenciesMeta['@temporalio/testing']?.optional, true);
+    assert.equal(pkg.peerDependencies['@temporalio/testing'], pkg.peerDependencies['@temporalio/worker']);
+    assert.equal(pkg.devDependencies['@temporalio/testing'], pkg.peerDependencies['@temporalio/testing'], 'the repository tests with the version it asks for');
+    assert.match(pkg.peerDependencies['@temporalio/testing']!, /^\d+\.\d+\.\d+$/, 'an exact version');
     const runtimeImports = sourceFiles(path.join(repoRoot, 'src')).filter((f) => /^import (?!type )[^;]*from '@temporalio\/testing'|import\('@temporalio\/testing'\)/m.test(readFileSync(f, 'utf8')));
     assert.deepEqual(runtimeImports.map((f) => path.relative(repoRoot, f)).sort(), ['src/provision/temporal-cli.ts', 'src/provision/test-server.ts', 'src/testing/environment.ts', 'src/testing/run-step.ts']);
   });

@@ -68,17 +68,20 @@ export async function packRepository(dir: string): Promise<{ tarball: string; pa
  * The packages the external project installs next to the tarball, at the versions this repository
  * pins (its own toolchain), so that npm's cache from the repository's install serves them.
  */
-export async function projectDependencies(): Promise<string[]> {
+export async function projectDependencies(names: readonly string[] = ['typescript', 'zod', '@types/node', 'kysely', '@temporalio/workflow', 'better-sqlite3', '@temporalio/testing']): Promise<string[]> {
   const pkg = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
   const pinned = { ...pkg.dependencies, ...pkg.devDependencies };
-  return ['typescript', 'zod', '@types/node', 'kysely', '@temporalio/workflow'].map((name) => {
+  return names.map((name) => {
     const version = pinned[name];
     if (!version || !/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`package.json pins no exact version of ${name}`);
     return `${name}@${version}`;
   });
 }
 
-/** Copies the fixture to `dir` and installs the tarball and the project's own dependencies into it, as a team would. */
+/**
+ * Copies the fixture to `dir` and installs the tarball and the project's own dependencies into it,
+ * as a team would: the README's peers, better-sqlite3 for its ledger, @temporalio/testing for its test.
+ */
 export async function createExternalProject(dir: string, tarball: string): Promise<Ran> {
   await cp(externalProjectFixture, dir, { recursive: true });
   const deps = await projectDependencies();

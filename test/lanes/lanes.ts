@@ -100,7 +100,7 @@ export const lanes: Lane[] = [
     name: 'package',
     summary: 'the packed tarball: its contents, a team’s own project built from it against a bare Temporal, the bench',
     needs: ['cli'],
-    files: [...inFolder('bench', ['bench']), ...inFolder('deploy', ['package']), ...inFolder('package', ['external-project', 'workflow-entry']), ...inFolder('provision', ['routes'])],
+    files: [...inFolder('bench', ['bench']), ...inFolder('deploy', ['package']), ...inFolder('package', ['external-project', 'lean-install', 'workflow-entry']), ...inFolder('provision', ['routes'])],
   },
   {
     name: 'cluster',
