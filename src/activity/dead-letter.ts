@@ -4,7 +4,7 @@ import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Catalog } from '../catalog/catalog';
 import { readCreatedAt } from '../catalog/created-at';
-import { deadLetterWorkflowId, normaliseFailureMessage } from '../catalog/dead-letter';
+import { deadLetterWorkflowId, deadLetterWorkflowTaskTimeout, normaliseFailureMessage } from '../catalog/dead-letter';
 import { scrubSensitive } from '../catalog/sensitive';
 import { deadLetterShardOf, deadLetterShardWorkflowId } from '../catalog/dead-letter-shards';
 import { startJob } from '../catalog/start-job';
@@ -193,6 +193,7 @@ export async function sendDeadLetters(client: Client, taskQueue: string, workflo
     signal: 'deadLetters',
     signalArgs: [{ entries }],
     memo: jobProtocolMemo(),
+    workflowTaskTimeout: deadLetterWorkflowTaskTimeout,
     staticSummary: `dead-letter queue of ${type}`,
   });
 }
@@ -206,6 +207,7 @@ export async function startDeadLetterQueue(client: Client, taskQueue: string, ty
     signal: 'deadLetter',
     signalArgs: [entry],
     memo: jobProtocolMemo(),
+    workflowTaskTimeout: deadLetterWorkflowTaskTimeout,
     staticSummary: `dead-letter queue of ${type}`,
   });
 }

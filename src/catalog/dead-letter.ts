@@ -13,6 +13,15 @@ export const deadLetterPresets = {
 } satisfies Record<string, ActivityPreset>;
 
 /**
+ * The workflow task timeout a DLQ workflow is started with (Temporal's default is 10 s). A DLQ's
+ * history can hold thousands of hand-off signals: a task that must replay it on a loaded machine
+ * (after its worker lost the cached run) can take longer than 10 s, and a task that times out is
+ * retried from the start, replaying more each time as signals keep arriving, and updates (redrive,
+ * discard) meet "Workflow Task in failed state" meanwhile. Continue-as-new keeps it.
+ */
+export const deadLetterWorkflowTaskTimeout = '60s';
+
+/**
  * The workflow ID of the DLQ of a job type on a task queue: each deployment (task queue) has its
  * own DLQs, run by its own workers. A stored contract: never change it in place.
  */

@@ -3,7 +3,7 @@ import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { loadPart } from '../shared/optional-packages';
 import { tracerProviderRegistered, tracingConfigured } from '../shared/tracing-env';
 
-/** OpenTelemetry tracing of a `JobClient.connect`ed client's calls (see docs/operations.md, Tracing). */
+/** OpenTelemetry tracing of a `JobClient.connect`ed client's calls (see docs/guide/tracing.md). */
 export interface JobClientTracingOptions {
   /** The tracer of the client's spans. @defaultValue the global tracer provider's (the application's own OpenTelemetry SDK) */
   tracer?: Tracer;

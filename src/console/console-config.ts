@@ -94,7 +94,7 @@ export function loadConsoleConfig(overrides: ConsoleConfigOverrides = {}): Conso
   }
   const secretText = overrides.sessionSecret ?? field('CONSOLE_SESSION_SECRET', z.string().min(32, 'must be at least 32 characters'), env.CONSOLE_SESSION_SECRET);
   if (!isLoopback(host) && !accounts?.length) {
-    issues.push({ path: 'CONSOLE_USERS_FILE', message: `is not set, and the console would listen on ${host}, beyond this machine: set accounts (docs/operations.md, "The console"), or listen on 127.0.0.1` });
+    issues.push({ path: 'CONSOLE_USERS_FILE', message: `is not set, and the console would listen on ${host}, beyond this machine: set accounts (docs/guide/operations.md, "Who may do what"), or listen on 127.0.0.1` });
   }
   if (authHeader && !isLoopback(host) && !proxySecret) {
     issues.push({ path: 'CONSOLE_PROXY_SECRET', message: `is not set, and CONSOLE_AUTH_HEADER would be believed from anyone who reaches ${host}: set a secret the proxy sends, or listen on 127.0.0.1 behind it` });

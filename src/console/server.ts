@@ -29,7 +29,7 @@ export interface RunningConsole {
 
 /**
  * Starts the operator console. Settings come from `options`, then the CONSOLE_* environment
- * variables (docs/operations.md, "The console"); it refuses to listen beyond loopback without
+ * variables (docs/guide/operations.md, "Who may do what"); it refuses to listen beyond loopback without
  * accounts.
  */
 export async function startConsole(options: StartConsoleOptions): Promise<RunningConsole> {

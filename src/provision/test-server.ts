@@ -1,6 +1,6 @@
 import { chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { TestWorkflowEnvironment, type ClientOptionsForTestEnv } from '@temporalio/testing';
 import { cachePaths } from './cache';
 import { assertReachable, explicitPath, firstExecutable, firstWorking, run, sdkDownloadUrl, type ProvisionOptions, type Provided, type Route } from './routes';
 import { versions } from './versions';
@@ -11,6 +11,8 @@ export interface TestServerProvisionOptions extends ProvisionOptions {
   testServerPath?: string;
   /** The port it listens on. @defaultValue a free one */
   port?: number;
+  /** The environment's client: its data converter and interceptors. @defaultValue the SDK's */
+  client?: ClientOptionsForTestEnv;
 }
 
 /**
@@ -22,7 +24,7 @@ export async function createTimeSkippingEnv(options: TestServerProvisionOptions)
   const log = options.log ?? (() => {});
   const port = options.port === undefined ? {} : { port: options.port };
   // A fixed port is taken once: a retry would only find it in use.
-  const startAt = (file: string) => startWithRetries(() => TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: file }, ...port } }), options.port === undefined ? 3 : 1);
+  const startAt = (file: string) => startWithRetries(() => TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: file }, ...port }, client: options.client }), options.port === undefined ? 3 : 1);
   const routes: Route<TestWorkflowEnvironment>[] = [
     { name: 'TEMPORAL_TEST_SERVER_PATH', attempt: async () => startAt(await explicitPath(options.testServerPath)), decisive: true },
     {
@@ -35,6 +37,7 @@ export async function createTimeSkippingEnv(options: TestServerProvisionOptions)
         await assertReachable(sdkDownloadUrl);
         return TestWorkflowEnvironment.createTimeSkipping({
           server: { executable: { type: 'cached-download', downloadDir: paths.sdkDownloads }, ...port },
+          client: options.client,
         });
       },
     },

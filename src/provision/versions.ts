@@ -19,7 +19,7 @@ export const versions = {
   /**
    * Temporal server of the native cluster (`npm run cluster`), built with `go install`. The same
    * version as docker-compose.yml's server and admin-tools images. Newer than the server inside the
-   * CLI above (1.29.1): its new matcher no longer blocks a root partition's backlog (docs/operations.md).
+   * CLI above (1.29.1): its new matcher no longer blocks a root partition's backlog (docs/guide/operations.md).
    */
   temporalServer: '1.32.2',
   /**

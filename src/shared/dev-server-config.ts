@@ -5,7 +5,7 @@
  * Backlogged tasks are ordered by priority key (`jobctl enqueue --priority`) only with the new
  * matcher, and shared between fairness keys by weight only with fairness on (which implies the new
  * matcher); 1.29.1 has both off by default. Order and shares hold within one partition of a task
- * queue: a single partition (enough for one machine's load) makes them exact. docs/operations.md
+ * queue: a single partition (enough for one machine's load) makes them exact. docs/guide/operations.md
  * ("Which Temporal server runs where") says why 1.29.1 is good enough for this on one process.
  */
 export const devServerDynamicConfig: Readonly<Record<string, string>> = {

@@ -1,4 +1,4 @@
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { TestWorkflowEnvironment, type ClientOptionsForTestEnv } from '@temporalio/testing';
 import { registerSearchAttributes } from '../shared/search-attributes';
 import { jobTypeSearchAttribute } from '../catalog/job-type-attribute';
 import { provisionTemporalCli } from '../provision/temporal-cli';
@@ -25,6 +25,8 @@ export interface TestEnvOptions {
    * setting to narrow it. @defaultValue a free port
    */
   port?: number;
+  /** The environment's client options (a data converter that encrypts, tracing interceptors); the kit sets them as the worker would. @defaultValue the SDK's */
+  client?: ClientOptionsForTestEnv;
 }
 
 function settings(options: TestEnvOptions): { cacheDir: string; testServerPath?: string; temporalCliPath?: string } {
@@ -43,7 +45,7 @@ function settings(options: TestEnvOptions): { cacheDir: string; testServerPath?:
  */
 export async function startTimeSkippingEnv(options: TestEnvOptions = {}): Promise<TestWorkflowEnvironment> {
   const { cacheDir, testServerPath } = settings(options);
-  const { value } = await createTimeSkippingEnv({ cacheDir, testServerPath, log: options.log, port: options.port });
+  const { value } = await createTimeSkippingEnv({ cacheDir, testServerPath, log: options.log, port: options.port, client: options.client });
   await registerSearchAttributes(value.connection, value.namespace ?? 'default');
   return value;
 }
@@ -58,5 +60,6 @@ export async function startDevServerEnv(options: TestEnvOptions = {}): Promise<T
   const { value: cli } = await provisionTemporalCli({ cacheDir, temporalCliPath, log: options.log });
   return TestWorkflowEnvironment.createLocal({
     server: { executable: { type: 'existing-path', path: cli }, ip: '127.0.0.1', ...(options.port === undefined ? {} : { port: options.port }), searchAttributes: [jobTypeSearchAttribute], extraArgs: ['--log-level', 'error', ...(options.httpPort ? ['--http-port', String(options.httpPort)] : []), ...devServerDynamicConfigArgs()] },
+    client: options.client,
   });
 }

@@ -14,6 +14,8 @@ import { openDatabase } from '../db/database';
 import { ledgerSteps } from '../db/ledger';
 import { migrateToLatest } from '../db/migrate';
 import { loadConfig } from '../shared/config';
+import { dataConverterFor } from '../shared/data-converter';
+import { workerTracing } from '../worker/library-parts';
 import { describe } from '../shared/errors';
 import type { ActivityContext, DatabaseDefinition } from '../worker/define-worker';
 import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
@@ -92,7 +94,12 @@ export interface JobTestKit<S extends PayloadSchemas> {
  */
 export async function startJobTestKit<S extends PayloadSchemas>(options: JobTestKitOptions<S>): Promise<JobTestKit<S>> {
   installKitRuntime(options.logger);
-  const env = options.server === 'dev-server' ? await startDevServerEnv(options) : await startTimeSkippingEnv(options);
+  // As the worker: payloads encrypted when keys are configured, traced when OTEL_* is.
+  const config = loadConfig();
+  const dataConverter = dataConverterFor(config);
+  const tracing = workerTracing();
+  const client = { dataConverter, ...(tracing ? { interceptors: { workflow: tracing.clientInterceptors } } : {}), ...options.client };
+  const env = options.server === 'dev-server' ? await startDevServerEnv({ ...options, client }) : await startTimeSkippingEnv({ ...options, client });
   const taskQueue = `test-${randomUUID()}`;
   let dir: string | undefined;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
@@ -104,15 +111,16 @@ export async function startJobTestKit<S extends PayloadSchemas>(options: JobTest
       db = openDatabase(path.join(dir, 'jobs.db'));
       await migrateToLatest(db, options.database.migrations);
     }
-    const given = typeof options.activities === 'function' ? await options.activities({ db, client: env.client, config: loadConfig(), logger: Runtime.instance().logger } as ActivityContext) : (options.activities ?? {});
+    const temporal = env.client;
+    const given = typeof options.activities === 'function' ? await options.activities({ db, client: temporal, config, logger: Runtime.instance().logger } as ActivityContext) : (options.activities ?? {});
     const failures = new Map<string, Required<InjectedFailure>>();
     const activities = withInjectedFailures(given as Record<string, unknown>, failures);
-    const bundle: WorkflowBundleWithSourceMap = await bundleJobWorkflows(options.workflowsPath);
-    const client = new JobClient<S>(env.client, { taskQueue, catalog: options.catalog });
+    const bundle: WorkflowBundleWithSourceMap = await bundleJobWorkflows(options.workflowsPath, { tracing, dataConverter });
+    const client = new JobClient<S>(temporal, { taskQueue, catalog: options.catalog });
     // One set of workers for the kit's life, started here and stopped by close(). A worker runs only
     // once, and a fresh one per call would leave the long-lived DLQ workflow on the sticky queue of a
     // stopped worker, where the test server never answers its queries.
-    const worker = await createJobTestWorker(env, bundle, { catalog: options.catalog, activities, taskQueue });
+    const worker = await createJobTestWorker(env, bundle, { catalog: options.catalog, activities, taskQueue, dataConverter, deadLetterClient: temporal, tracing });
     const running = Promise.all(worker.workers.map((w) => w.run()));
     const stopped = running.then(
       () => Promise.reject(new Error('the test kit’s worker has stopped (close() was called)')),

@@ -1,11 +1,11 @@
 import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { DataConverter } from '@temporalio/common';
 import { withLibraryWorkflows } from '../worker/workflow-entry';
-import { refuseLibraryActivityNames } from '../worker/create-worker';
 import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createLibraryActivities } from '../activity/library-activities';
-import { jobActivityInterceptors } from '../activity/interceptors';
 import type { Catalog } from '../catalog/catalog';
+import { libraryBundleOptions, libraryWorkerOptions } from '../worker/library-parts';
+import type { WorkerTracing } from '../worker/tracing';
 import { planQueues } from '../catalog/task-queues';
 import { queueWorkerOptions, type CreateWorkerOptions } from '../worker/create-worker';
 import { applyRatePerKey } from '../worker/apply-rate-per-key';
@@ -16,12 +16,20 @@ const noop = () => {};
 /** A bundler logger that shows errors only. */
 export const quietBundlerLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: console.error };
 
+/** What the worker's bundle has beyond the workflows: tracing's interceptors, encryption's failure converter. */
+export interface BundleJobWorkflowsOptions {
+  /** The worker's tracing (see `createJobTestWorker`'s). @defaultValue none */
+  tracing?: WorkerTracing;
+  /** The data converter the workers will run with: an encrypting one brings its failure converter into the bundle. @defaultValue the SDK's */
+  dataConverter?: DataConverter;
+}
+
 /**
- * Bundles a workflows module with the library's workflow interceptors, as the worker does: once per
- * test file, then shared by its workers.
+ * Bundles a workflows module with the library's workflows and interceptors, as the worker does:
+ * once per test file, then shared by its workers.
  */
-export function bundleJobWorkflows(workflowsPath: string): Promise<WorkflowBundleWithSourceMap> {
-  return withLibraryWorkflows(workflowsPath, (entry) => bundleWorkflowCode({ ...entry, workflowInterceptorModules: [require.resolve('../workflow/interceptors')], logger: quietBundlerLogger }));
+export function bundleJobWorkflows(workflowsPath: string, options: BundleJobWorkflowsOptions = {}): Promise<WorkflowBundleWithSourceMap> {
+  return withLibraryWorkflows(workflowsPath, (entry) => bundleWorkflowCode({ ...entry, ...libraryBundleOptions(options.tracing, options.dataConverter), logger: quietBundlerLogger }));
 }
 
 /** The workers of a test: one per task queue of the catalog, run together. */
@@ -42,6 +50,8 @@ export interface JobTestWorkerOptions extends Pick<WorkerOptions, 'taskQueue' | 
   deadLetterClient?: Client;
   /** Apply each queue's declared concurrency and rate limits (a rate per key too), as the worker does, with these overrides. @defaultValue the SDK's defaults */
   limits?: Pick<CreateWorkerOptions, 'concurrency' | 'workflowConcurrency'>;
+  /** The worker's tracing (`workerTracing()` from `durable-jobs/worker`), with a bundle made with the same. @defaultValue none */
+  tracing?: WorkerTracing;
 }
 
 /**
@@ -51,10 +61,9 @@ export interface JobTestWorkerOptions extends Pick<WorkerOptions, 'taskQueue' | 
  * `taskQueue` reaches every job. Use a unique `taskQueue` per test.
  */
 export async function createJobTestWorker(env: TestWorkflowEnvironment, bundle: WorkflowBundleWithSourceMap, options: JobTestWorkerOptions): Promise<JobTestWorker> {
-  const { catalog, limits, activities = {}, taskQueue, dataConverter, deadLetterClient = env.client } = options;
+  const { catalog, limits, activities = {}, taskQueue, dataConverter, deadLetterClient = env.client, tracing } = options;
   const plans = planQueues(taskQueue, catalog.definitions);
-  refuseLibraryActivityNames(activities);
-  const all = { ...activities, ...createLibraryActivities({ client: deadLetterClient, taskQueue, catalog }) };
+  const library = libraryWorkerOptions(activities, { client: deadLetterClient, taskQueue, catalog, tracing });
   // The server-side half of the limits, as the worker sets them at start.
   if (limits) await applyRatePerKey(env.client, plans);
   const workers = await Promise.all(
@@ -63,9 +72,8 @@ export async function createJobTestWorker(env: TestWorkflowEnvironment, bundle: 
         connection: env.nativeConnection,
         namespace: env.namespace,
         workflowBundle: bundle,
-        activities: all,
         dataConverter,
-        interceptors: { activity: [jobActivityInterceptors(catalog, { taskQueue })] },
+        ...library,
         ...sandboxTimeoutOption,
         ...heartbeatThrottleOption,
         ...(limits ? queueWorkerOptions(plan, limits) : { taskQueue: plan.taskQueue }),

@@ -2,8 +2,6 @@ import { Client, Connection } from '@temporalio/client';
 import type { StringValue } from '@temporalio/common';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Kysely } from 'kysely';
-import { createLibraryActivities } from '../activity/library-activities';
-import { jobActivityInterceptors } from '../activity/interceptors';
 import type { PayloadSchemas } from '../catalog/catalog';
 import { planQueues, type QueuePlan } from '../catalog/task-queues';
 import { openDatabase, redactDatabaseUrl } from '../db/database';
@@ -19,13 +17,11 @@ import { connectionOptions } from '../shared/temporal-connection';
 import { heavyModulesIn } from './bundle-check';
 import { checkWorkflowExports } from './check-workflows';
 import { withLibraryWorkflows } from './workflow-entry';
-import { collidingActivityNames, libraryActivityNamespace, libraryActivityTypes } from '../shared/library-activities';
 import type { ActivityContext, WorkerDefinition } from './define-worker';
 import { workerTuning } from './tuning';
 import { applyRatePerKey } from './apply-rate-per-key';
-import { loadPart } from '../shared/optional-packages';
-import { tracingConfigured, tracingTarget } from '../shared/tracing-env';
-import type { WorkerTracing } from './tracing';
+import { tracingTarget } from '../shared/tracing-env';
+import { libraryBundleOptions, libraryWorkerOptions, workerTracing } from './library-parts';
 
 /** The workers of one process, one per task queue, and what they hold open. */
 export interface CreatedWorker {
@@ -114,7 +110,7 @@ export async function createWorker<S extends PayloadSchemas, DB>(options: Create
   options.checkSettings?.(config, { types: served, chosen: options.types ?? config.workerJobTypes, logger: Runtime.instance().logger });
   checkWorkflowExports(options.workflowsPath, options.catalog);
   // Loaded only when configured: off, no OpenTelemetry module is loaded and no interceptor installed.
-  const tracing = tracingConfigured() ? loadTracing() : undefined;
+  const tracing = workerTracing();
   if (tracing) Runtime.instance().logger.info(`worker:tracing — spans go by ${tracingTarget()}`, { target: tracingTarget() });
   const opened: { close(): Promise<void> }[] = [];
   if (tracing) opened.push({ close: () => tracing.flush() });
@@ -149,18 +145,10 @@ export async function createWorker<S extends PayloadSchemas, DB>(options: Create
     // Before any worker polls: a queue's first tasks are already held to its rate per key.
     await applyRatePerKey(client, plans, Runtime.instance().logger);
     const given = typeof options.activities === 'function' ? await options.activities({ db, client, config, logger: Runtime.instance().logger } as ActivityContext<DB>) : (options.activities ?? {});
-    refuseLibraryActivityNames(given);
-    const activities = { ...given, ...createLibraryActivities({ client, taskQueue: config.taskQueue, catalog: options.catalog, tracing: tracing?.deadLetters }) };
+    const library = libraryWorkerOptions(given, { client, taskQueue: config.taskQueue, catalog: options.catalog, tracing });
     // Bundled once for all the queues' workers.
     // The library's workflows are added to the team's module (workflow-entry.ts).
-    const workflowBundle = await withLibraryWorkflows(options.workflowsPath, (entry) => bundleWorkflowCode({
-      ...entry,
-      // The SDK's tracing interceptors first, so that a job's RunWorkflow span holds its whole lifecycle.
-      workflowInterceptorModules: [...(tracing?.workflowInterceptorModules ?? []), require.resolve('../workflow/interceptors')],
-      // Workflow code converts its own failures: with encryption on, it must use the same converter.
-      failureConverterPath: dataConverter.failureConverterPath,
-      logger: Runtime.instance().logger,
-    }));
+    const workflowBundle = await withLibraryWorkflows(options.workflowsPath, (entry) => bundleWorkflowCode({ ...entry, ...libraryBundleOptions(tracing, dataConverter), logger: Runtime.instance().logger }));
     const heavy = heavyModulesIn(workflowBundle.code);
     if (heavy.length > 0) {
       Runtime.instance().logger.warn(
@@ -176,9 +164,7 @@ export async function createWorker<S extends PayloadSchemas, DB>(options: Create
           namespace: config.namespace,
           workflowBundle,
           dataConverter,
-          activities,
-          interceptors: { activity: [...(tracing?.activityInterceptors(options.catalog) ?? []), jobActivityInterceptors(options.catalog, { taskQueue: config.taskQueue })] },
-          ...(tracing ? { sinks: tracing.sinks } : {}),
+          ...library,
           // Cache and eager-dispatch settings, measured by `npm run bench` (docs/performance.md).
           ...workerTuning,
           ...sandboxTimeoutOption,
@@ -198,23 +184,4 @@ export async function createWorker<S extends PayloadSchemas, DB>(options: Create
     for (const c of opened.reverse()) await c.close().catch(() => {});
     throw err;
   }
-}
-
-/** Refuses a team's activity that has the name of one of the library's (see library-activities.ts). */
-export function refuseLibraryActivityNames(activities: object): void {
-  const taken = collidingActivityNames(activities);
-  if (taken.length === 0) return;
-  throw new ConfigError(
-    taken.map((name) => ({
-      path: `activities.${name}`,
-      message: name.startsWith(libraryActivityNamespace)
-        ? `is in durable-jobs' own namespace ("${libraryActivityNamespace}"): rename yours`
-        : `is the name of one of durable-jobs' own activities (${libraryActivityTypes.join(', ')}): rename yours`,
-    })),
-  );
-}
-
-function loadTracing(): WorkerTracing {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when tracing is configured
-  return loadPart('tracing', () => require('./tracing') as typeof import('./tracing')).startTracing();
 }

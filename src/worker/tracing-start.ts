@@ -5,7 +5,7 @@ import { loadPart } from '../shared/optional-packages';
 import { tracingConfigured } from '../shared/tracing-env';
 
 /**
- * Starts tracing when it is configured (`OTEL_EXPORTER_OTLP_ENDPOINT`, see docs/operations.md),
+ * Starts tracing when it is configured (`OTEL_EXPORTER_OTLP_ENDPOINT`, see docs/guide/tracing.md),
  * and does nothing otherwise: no OpenTelemetry module is loaded. Call it before importing your
  * database driver to have its queries traced; `createWorker` starts tracing itself otherwise.
  * @returns whether tracing is on

@@ -14,7 +14,7 @@ import {
 import { jobMetrics } from '../shared/job-metrics';
 import { countJob } from './job-metrics';
 import type { DeadLetterActivities } from '../activity/dead-letter';
-import { deadLetterPresets } from '../catalog/dead-letter';
+import { deadLetterPresets, deadLetterWorkflowTaskTimeout } from '../catalog/dead-letter';
 import { presetOptions } from '../catalog/define-job';
 import { ErrorType } from '../shared/errors';
 import { completeRedrive, discardEntry, failRedrive, redriveFailureMessage, redrivePayload, releaseStaleRedrives } from './dead-letter-operations';
@@ -33,7 +33,7 @@ import {
   type DeadLetterState,
   type DeadLetterStatus,
 } from './dead-letter-entries';
-import { continueAsNewUnderCurrentProtocol, libraryActivities } from './library-activity-calls';
+import { continueAsNewUnderCurrentProtocolWith, libraryActivities } from './library-activity-calls';
 
 /** Input of the DLQ workflow of one job type; what it carries across continue-as-new. */
 export interface DeadLetterWorkflowInput {
@@ -185,7 +185,8 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
   const packed = packState(state.entries);
   // Past 2 MB Temporal refuses the hand-over and the DLQ stalls: warn while there is room to act.
   if (packed.length > nearCapacityBytes) log.warn('dlq:near-capacity', { jobType: input.type, bytes: packed.length, entries: Object.keys(state.entries).length });
-  await continueAsNewUnderCurrentProtocol<typeof deadLetterWorkflow>({ ...input, entries: undefined }, packed);
+  // A shard started by an earlier release (10 s) takes the DLQ's task timeout from its next run.
+  await continueAsNewUnderCurrentProtocolWith<typeof deadLetterWorkflow>({ workflowTaskTimeout: deadLetterWorkflowTaskTimeout })({ ...input, entries: undefined }, packed);
 }
 
 /** The entry of a job that is in the DLQ now; rejects the operation otherwise. */

@@ -1,7 +1,7 @@
 // The library's workflows call its activities through here: by the namespaced name under protocol 2
 // and later, by the bare name in a workflow started before (its history names those). The protocol
 // is read from the workflow's start memo at each call, so the choice is the same on every replay.
-import { makeContinueAsNewFunc, proxyActivities, workflowInfo, type ActivityInterfaceFor, type ActivityOptions, type Workflow } from '@temporalio/workflow';
+import { makeContinueAsNewFunc, proxyActivities, workflowInfo, type ActivityInterfaceFor, type ActivityOptions, type ContinueAsNewOptions, type Workflow } from '@temporalio/workflow';
 import { jobProtocolMemo, jobProtocolOf } from '../shared/job-protocol';
 import { namespacedActivityType } from '../shared/library-activities';
 
@@ -28,5 +28,10 @@ export function libraryActivityType(name: string): string {
  * so a long-lived DLQ or limiter started by an earlier release takes the namespaced names there.
  */
 export function continueAsNewUnderCurrentProtocol<F extends Workflow>(...args: Parameters<F>): Promise<never> {
-  return makeContinueAsNewFunc<F>({ memo: { ...workflowInfo().memo, ...jobProtocolMemo() } })(...args);
+  return continueAsNewUnderCurrentProtocolWith<F>({})(...args);
+}
+
+/** {@link continueAsNewUnderCurrentProtocol} with options of the next run, e.g. its workflow task timeout. */
+export function continueAsNewUnderCurrentProtocolWith<F extends Workflow>(options: Omit<ContinueAsNewOptions, 'memo'>): (...args: Parameters<F>) => Promise<never> {
+  return makeContinueAsNewFunc<F>({ ...options, memo: { ...workflowInfo().memo, ...jobProtocolMemo() } });
 }

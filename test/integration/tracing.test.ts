@@ -104,12 +104,12 @@ describe('OpenTelemetry traces of a job, through its failure, DLQ and redrive (r
       assert.ok(String(attempts[0]!.attributes['job.error_type']).length > 0, 'a failed attempt names its error type');
       assert.equal(byName('RunActivity:cancelHold', failedTrace).length, 1, 'the compensation is in the failed run\'s trace');
       assert.ok(byName('ledger.transaction', failedTrace).length >= 1, 'the ledger transaction has its span');
-      assert.ok(byName('RunActivity:handOffToDeadLetter', failedTrace).length === 1, 'the DLQ hand-off is in the failed run\'s trace');
+      assert.ok(byName('RunActivity:durable-jobs.handOffToDeadLetter', failedTrace).length === 1, 'the DLQ hand-off is in the failed run\'s trace');
       const reserve = one('RunActivity:reserveFunds', failedTrace);
       const ledger = byName('ledger.transaction', failedTrace).find((s) => s.parentSpanId === reserve.spanId);
       assert.ok(ledger, 'the ledger transaction is a child of its attempt');
 
-      // Jaeger holds the trace under its ID, and a search by the job's ID finds it (docs/operations.md).
+      // Jaeger holds the trace under its ID, and a search by the job's ID finds it (docs/guide/tracing.md).
       assert.ok((await jaeger.trace(failedTrace)).some((s) => s.name === 'RunActivity:capturePayment'), 'the failed run\'s trace, by its ID');
       assert.ok((await jaeger.traceIdsTagged('tracing-test', 'job.id', id)).includes(failedTrace), 'a search by job.id finds the failed run\'s trace');
 

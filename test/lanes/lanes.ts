@@ -35,6 +35,7 @@ export const lanes: Lane[] = [
       ...inFolder('console', ['hosts', 'job-filters']),
       ...inFolder('db', ['database-errors', 'database', 'ledger']),
       ...inFolder('deploy', ['docker-compose', 'dockerfile', 'layering', 'workflow-lint']),
+      ...inFolder('docs', ['links', 'reference']),
       ...inFolder('jobs', ['catalog', 'task-queues', 'worker']),
       ...inFolder('lanes', ['lanes']),
       ...inFolder('provision', ['heartbeat', 'parts']),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ConfigError } from '../../src/shared/errors';
-import { refuseLibraryActivityNames } from '../../src/worker/create-worker';
+import { refuseLibraryActivityNames } from '../../src/worker/library-parts';
 import { bareActivityType, isLibraryActivity, registeredUnderBothNames } from '../../src/shared/library-activities';
 import { jobProtocolOf } from '../../src/shared/job-protocol';
 

@@ -5,7 +5,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { sendDeadLetters, startDeadLetterQueue } from '../../src/activity/dead-letter';
 import { JobClient } from '../../src/client/job-client';
-import { deadLetterWorkflowId } from '../../src/catalog/dead-letter';
+import { deadLetterWorkflowId, deadLetterWorkflowTaskTimeout } from '../../src/catalog/dead-letter';
 import { deadLetterShardCount, deadLetterShardOf, deadLetterShardWorkflowId } from '../../src/catalog/dead-letter-shards';
 import { deadLetterEntriesQuery } from '../../src/workflow/dead-letter';
 import type { DeadLetterInput } from '../../src/workflow/dead-letter-entries';
@@ -63,7 +63,8 @@ describe('dead-letter queue capacity and paging (real dev server)', function () 
     this.timeout(300_000);
     const { worker, taskQueue, jobs } = await setUp();
     const dlqId = deadLetterWorkflowId(taskQueue, type);
-    await env.client.workflow.start('deadLetterWorkflow', { workflowId: dlqId, taskQueue, args: [{ type, continueAsNewAfterEvents: 400 }] });
+    // Started as the hand-off starts a DLQ (its task timeout), with a small continue-as-new limit.
+    await env.client.workflow.start('deadLetterWorkflow', { workflowId: dlqId, taskQueue, args: [{ type, continueAsNewAfterEvents: 400 }], workflowTaskTimeout: deadLetterWorkflowTaskTimeout });
     const firstRun = (await env.client.workflow.getHandle(dlqId).describe()).runId;
     const n = 5000;
     const discards = 150;
@@ -96,6 +97,7 @@ describe('dead-letter queue capacity and paging (real dev server)', function () 
       assert.notEqual(description.runId, firstRun, 'the DLQ continued as new');
       assert.notEqual(description.runId, runsBefore, 'the discards spanned a hand-over');
       assert.ok(description.historyLength < 2000, `history bounded (${description.historyLength} events)`);
+      assert.equal(Number(description.raw.executionConfig?.defaultWorkflowTaskTimeout?.seconds), 60, 'the next run keeps the DLQ\'s task timeout');
       assert.equal((await jobs.deadLetters.show('bulk-0')).audit.filter((a) => a.action === 'discard').length, 1);
     });
   });

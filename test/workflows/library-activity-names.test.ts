@@ -113,6 +113,7 @@ describe("the library's activities by their namespaced names, and by the bare na
       const next = await waitFor(() => env.client.workflow.getHandle(shard).describe(), (d) => d.runId !== old.firstExecutionRunId, 30_000);
       assert.notEqual(next.runId, old.firstExecutionRunId, `the shard continued as new (its run has ${next.historyLength} events)`);
       assert.equal(next.memo?.[jobProtocolMemoKey], 2, 'its next run is under protocol 2');
+      assert.equal(Number(next.raw.executionConfig?.defaultWorkflowTaskTimeout?.seconds), 60, 'and has the DLQ\'s task timeout, where the earlier release\'s start had 10 s');
       const carried = await jobs.deadLetters.show(id);
       assert.equal(carried.failures, 2, 'the entry came through the continue-as-new');
     });
