@@ -1,5 +1,6 @@
 import type { ApplicationFailure } from '@temporalio/common';
-import { ErrorType, describe, retryable } from '../shared/errors';
+import { ErrorType, describe } from '../shared/errors';
+import { retryable } from '../shared/failures';
 
 /** No space left on the device, or the user's disk quota is used up. */
 const diskFullCodes = new Set(['ENOSPC', 'EDQUOT']);

@@ -12,5 +12,7 @@ export { parseJobPayload } from './job-payload';
 export { currentJob, type JobAttempt } from './job-attempt';
 export { runOnce, recordedResult, ledgerSteps, type LedgerDatabase, type LedgerKey, type LedgerTable, type OnceResult } from '../db/ledger';
 export { delayAfterAttempt as scheduledDelayAfterAttempt, maxAttempts } from '../shared/retry';
-export { nonRetryable, retryable, retryAfter, ErrorType, describe, formatIssues, issuesFromZod, type NamespacedErrorType } from '../shared/errors';
+export { nonRetryable, retryable, retryAfter } from '../shared/failures';
+export { ErrorType, describe, formatIssues, type NamespacedErrorType } from '../shared/errors';
+export { issuesFromZod } from '../shared/zod-issues';
 export { traced } from '../shared/traced';

@@ -2,7 +2,9 @@ import { Context } from '@temporalio/activity';
 import type { z } from 'zod';
 import { parseTolerant } from '../catalog/unknown-keys';
 import { unwrapLegacyInput } from './job-attempt';
-import { ErrorType, formatIssues, issuesFromZod, nonRetryable } from '../shared/errors';
+import { ErrorType, formatIssues } from '../shared/errors';
+import { issuesFromZod } from '../shared/zod-issues';
+import { nonRetryable } from '../shared/failures';
 
 /**
  * Validates a job's payload again inside an activity (it crossed a process boundary). Unlike the

@@ -5,7 +5,8 @@ import type { JobFairness } from '../catalog/job-fairness';
 import { readJobPause } from '../catalog/read-pause';
 import { startJob } from '../catalog/start-job';
 import { validatePayload } from '../catalog/validate';
-import { ErrorType, JobsError, describe, nonRetryable, retryable } from '../shared/errors';
+import { ErrorType, JobsError, describe } from '../shared/errors';
+import { nonRetryable, retryable } from '../shared/failures';
 
 /** Input of {@link WindowActivities.startWindowJob}: the job a debounce or dedupe window closed on. */
 export interface StartWindowJobInput {

@@ -7,7 +7,8 @@ import { fairnessOptionIssues, type FairnessOptions } from './fairness';
 import { mergePatch } from '../shared/merge-patch';
 import { omitKeys, parseTolerant, type UnknownKeys } from './unknown-keys';
 import { jobIdPattern, maxDelayMs, maxJobIdLength, maxPayloadBytes } from '../shared/limits';
-import { InvalidOptionError, InvalidPayloadError, UnknownJobTypeError, issuesFromZod, type FieldIssue } from '../shared/errors';
+import { InvalidOptionError, InvalidPayloadError, UnknownJobTypeError, type FieldIssue } from '../shared/errors';
+import { issuesFromZod } from '../shared/zod-issues';
 import { shownValue } from '../shared/shown-value';
 
 /** Checks that `type` is one of the catalog's; throws {@link UnknownJobTypeError} otherwise. */

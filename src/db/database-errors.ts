@@ -1,7 +1,8 @@
 // Which errors of the jobs database waiting can fix, which a setting fixes, and which nothing but a
 // code or schema change fixes: one classification for every activity that touches the database.
 import type { ApplicationFailure } from '@temporalio/common';
-import { ErrorType, describe, nonRetryable, retryable } from '../shared/errors';
+import { ErrorType, describe } from '../shared/errors';
+import { nonRetryable, retryable } from '../shared/failures';
 
 /**
  * What kind of database failure an error is:

@@ -1,6 +1,3 @@
-import type { Duration } from '@temporalio/common';
-import { ApplicationFailure } from './sdk-internals';
-
 /**
  * The library's own namespaced error types (`jobs:*`). They are stored in workflow histories and
  * matched by retry policies (`nonRetryableErrorTypes`), so never rename one in place. A job type's
@@ -233,23 +230,6 @@ export class ScheduleNotFoundError extends JobsError {
   }
 }
 
-/** Longest path or message of one reported issue, in characters: a caller's 60 KB key is not echoed back whole. */
-const maxIssueText = 200;
-
-/** Most issues reported from one parse; the rest are counted. */
-const maxIssues = 20;
-
-/** The issues of a failed zod parse, with paths under `root` (e.g. `payload.to`), each bounded in length. */
-export function issuesFromZod(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }, root: string): FieldIssue[] {
-  const issues = error.issues.slice(0, maxIssues).map((issue) => ({ path: clip([root, ...issue.path.map(String)].join('.')), message: clip(issue.message) }));
-  const more = error.issues.length - issues.length;
-  return more > 0 ? [...issues, { path: root, message: `and ${more} more issue(s)` }] : issues;
-}
-
-function clip(text: string): string {
-  return text.length > maxIssueText ? `${text.slice(0, maxIssueText)}… (${text.length} characters)` : text;
-}
-
 /** Joins field issues as `path: message; path: message`. */
 export function formatIssues(issues: readonly FieldIssue[]): string {
   return issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
@@ -258,30 +238,4 @@ export function formatIssues(issues: readonly FieldIssue[]): string {
 /** The message of anything thrown. */
 export function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-/** A failure that Temporal must not retry, whatever the retry policy says. */
-export function nonRetryable(type: NamespacedErrorType, message: string, cause?: unknown): ApplicationFailure {
-  return ApplicationFailure.create({ type, message, nonRetryable: true, cause: asError(cause) });
-}
-
-/** A failure that Temporal retries, optionally after an explicit delay (see {@link retryAfter}). */
-export function retryable(type: NamespacedErrorType, message: string, cause?: unknown, nextRetryDelay?: Duration): ApplicationFailure {
-  return ApplicationFailure.create({ type, message, nonRetryable: false, cause: asError(cause), nextRetryDelay });
-}
-
-/**
- * A failure retried after `delay` (milliseconds, or a duration such as `'30s'`) instead of the
- * preset's next delay, e.g. what a `Retry-After` header asks for:
- * `throw retryAfter('hooks:throttled', 'the endpoint asked us to wait', parseRetryAfter(res.headers.get('retry-after')))`.
- * An undefined delay (no header, or one that cannot be read) falls back to the preset's schedule.
- * The attempt still counts against the preset's attempts.
- */
-export function retryAfter(type: NamespacedErrorType, message: string, delay: Duration | undefined, cause?: unknown): ApplicationFailure {
-  return retryable(type, message, cause, delay);
-}
-
-function asError(cause: unknown): Error | undefined {
-  if (cause === undefined) return undefined;
-  return cause instanceof Error ? cause : new Error(String(cause));
 }

@@ -8,7 +8,7 @@ import { builtInMigrations } from '../../src/jobs/database/migrations';
 import type { Db } from '../../src/jobs/database/schema';
 import { seedDemoAccounts } from '../../src/jobs/database/seed';
 import { SendEmailErrorType } from '../../src/jobs/send-email';
-import { nonRetryable } from '../../src/shared/errors';
+import { nonRetryable } from '../../src/shared/failures';
 import { startJobTestKit, type JobTestKit } from '../../src/testing';
 import { uniqueId } from '../helpers/env';
 
