@@ -5,8 +5,8 @@ import { ErrorType, JobsError } from './errors';
 
 /** Each optional part: what it is, in the words of the setting that turns it on, and its packages. */
 export const optionalParts = {
-  sqlite: { what: 'a SQLite jobs database (DATABASE_URL is a file path)', packages: ['better-sqlite3'] },
-  postgres: { what: 'a PostgreSQL jobs database (DATABASE_URL is postgres://…)', packages: ['pg'] },
+  sqlite: { what: 'a SQLite jobs database', packages: ['better-sqlite3'] },
+  postgres: { what: 'a PostgreSQL jobs database', packages: ['pg'] },
   tracing: {
     what: 'tracing (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER is set)',
     packages: [
@@ -38,7 +38,9 @@ export class MissingPackageError extends JobsError {
     readonly missing: readonly string[],
   ) {
     const them = missing.length === 1 ? `${missing[0]}, which is` : `${missing.join(', ')}, which are`;
-    super(ErrorType.MissingPackage, `${optionalParts[part].what} needs ${them} not installed: npm install ${missing.map(pinned).join(' ')}`);
+    super(ErrorType.MissingPackage, `${optionalParts[part].what} needs ${them} not installed: npm install --save-exact${part === 'testKit' ? ' --save-dev' : ''} ${missing.map(pinned).join(' ')}`);
+    // An install to do, not a fault in the code: uncaught (an import), Node prints the line, not frames.
+    this.stack = `${this.name}: ${this.message}`;
   }
 }
 

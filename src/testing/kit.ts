@@ -27,7 +27,7 @@ import { bundleJobWorkflows, createJobTestWorker } from './test-worker';
 export interface JobTestKitOptions<S extends PayloadSchemas> extends TestEnvOptions {
   /** The job types under test. */
   catalog: Catalog<S>;
-  /** The workflows module (exporting `deadLetterWorkflow` too), e.g. `require.resolve('../src/workflows')`. */
+  /** The workflows module (its job types' workflows; the kit adds the library's, as the worker does), e.g. `require.resolve('../src/workflows')`. */
   workflowsPath: string;
   /**
    * The activities, or a factory given the kit's database, client and the configuration the

@@ -66,8 +66,8 @@ export interface WorkerDefinition<S extends PayloadSchemas = PayloadSchemas, DB 
   /** The job types to serve. */
   catalog: Catalog<S>;
   /**
-   * The module that exports every catalog job's workflow function, and `deadLetterWorkflow`
-   * (`export { deadLetterWorkflow } from 'durable-jobs/workflow'`), e.g. `require.resolve('./workflows')`.
+   * The module that exports every catalog job's workflow function, e.g. `require.resolve('./workflows')`.
+   * The worker adds the library's own workflows (the DLQ, windows, limiter) to its bundle.
    */
   workflowsPath: string;
   /** The activities the workflows call, or a factory given what the worker opened. @defaultValue none */

@@ -67,19 +67,19 @@ describe('a plain install of the packed tarball (the README’s install line, no
   it('a SQLite or PostgreSQL database without its driver fails with one line naming the package and the install command', async () => {
     const sqlite = await node(`try { require('durable-jobs/worker').openDatabase('jobs.db') } catch (e) { console.log(e.message); process.exit(3) }`);
     assert.equal(sqlite.code, 3, sqlite.stderr);
-    assert.equal(sqlite.stdout.trim(), 'jobs:missing-package: a SQLite jobs database (DATABASE_URL is a file path) needs better-sqlite3, which is not installed: npm install better-sqlite3@12.11.1');
+    assert.equal(sqlite.stdout.trim(), 'jobs:missing-package: a SQLite jobs database needs better-sqlite3, which is not installed: npm install --save-exact better-sqlite3@12.11.1');
     const postgres = await node(`try { require('durable-jobs/worker').openDatabase('postgres://u:p@127.0.0.1:1/db') } catch (e) { console.log(e.message); process.exit(3) }`);
     assert.equal(postgres.code, 3, postgres.stderr);
-    assert.match(postgres.stdout.trim(), /^jobs:missing-package: a PostgreSQL jobs database .* needs pg, which is not installed: npm install pg@8\.\d+\.\d+$/);
+    assert.match(postgres.stdout.trim(), /^jobs:missing-package: a PostgreSQL jobs database needs pg, which is not installed: npm install --save-exact pg@8\.\d+\.\d+$/);
   });
 
   it('the console and the test kit without their packages fail at import with one line naming them', async () => {
     const consoleEntry = await node(`try { require('durable-jobs/console') } catch (e) { console.log(e.message); process.exit(3) }`);
     assert.equal(consoleEntry.code, 3, consoleEntry.stderr);
-    assert.match(consoleEntry.stdout.trim(), /^jobs:missing-package: the console needs hono, @hono\/node-server, htmx\.org, uplot, which are not installed: npm install hono@\S+ @hono\/node-server@\S+ htmx\.org@\S+ uplot@\S+$/);
+    assert.match(consoleEntry.stdout.trim(), /^jobs:missing-package: the console needs hono, @hono\/node-server, htmx\.org, uplot, which are not installed: npm install --save-exact hono@\S+ @hono\/node-server@\S+ htmx\.org@\S+ uplot@\S+$/);
     const kit = await node(`try { require('durable-jobs/testing') } catch (e) { console.log(e.message); process.exit(3) }`);
     assert.equal(kit.code, 3, kit.stderr);
-    assert.match(kit.stdout.trim(), /^jobs:missing-package: the test kit \(durable-jobs\/testing\) needs @temporalio\/testing, which is not installed: npm install @temporalio\/testing@1\.24\.0$/);
+    assert.match(kit.stdout.trim(), /^jobs:missing-package: the test kit \(durable-jobs\/testing\) needs @temporalio\/testing, which is not installed: npm install --save-exact --save-dev @temporalio\/testing@1\.24\.0$/);
   });
 
   it('tracing turned on without OpenTelemetry fails the worker’s start with one line naming the packages', async () => {
@@ -89,6 +89,6 @@ describe('a plain install of the packed tarball (the README’s install line, no
       timeoutMs: 60_000,
     });
     assert.equal(ran.code, 3, ran.stderr);
-    assert.match(ran.stdout.trim(), /^jobs:missing-package: tracing \(.*\) needs @opentelemetry\/api, .*@temporalio\/interceptors-opentelemetry, which are not installed: npm install @opentelemetry\/api@1\.9\.0 /);
+    assert.match(ran.stdout.trim(), /^jobs:missing-package: tracing \(.*\) needs @opentelemetry\/api, .*@temporalio\/interceptors-opentelemetry, which are not installed: npm install --save-exact @opentelemetry\/api@1\.9\.0 /);
   });
 });
