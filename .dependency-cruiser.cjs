@@ -3,7 +3,7 @@
 // src/client, src/worker, src/testing; the built-in catalog (src/jobs with its database,
 // src/workflows, src/activities) sits on top, written against the library like a user's catalog
 // would be. The workflow sandbox rules a user can reuse (no Node built-ins, no process, no
-// setTimeout) stay ESLint's (lint/workflow-rules.cjs); the layer rules live here, and
+// setTimeout) stay ESLint's (src/workflow/lint-rules.ts); the layer rules live here, and
 // test/deploy/layering.test.ts shows each one firing.
 
 /** The library itself: it knows job types only through the catalog it is given. */

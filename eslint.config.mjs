@@ -3,8 +3,11 @@
 import tseslint from 'typescript-eslint';
 import { createRequire } from 'node:module';
 
-// The same rules a team applies to its own workflow code (`durable-jobs/eslint`, lint/workflow-rules.cjs).
-const { workflowCodeRules } = createRequire(import.meta.url)('./lint/workflow-rules.cjs');
+// The same rules a team applies to its own workflow code (`workflowCodeRules` from
+// `durable-jobs/workflow`), read from their source through tsx: lint runs before the build.
+const require = createRequire(import.meta.url);
+require('tsx/cjs');
+const { workflowCodeRules } = require('./src/workflow/lint-rules.ts');
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**'] },

@@ -1,7 +1,7 @@
 // The `ours-activity` scenario's job type, defined as a user defines one in their own codebase
 // (README, "Use it in your project"): plain data from the workflow-safe entry point, its payload
 // schema in a module of its own that workflow code imports as a type only.
-import { ErrorType, defineJob, schedule } from '../../src/job';
+import { ErrorType, defineJob, retrySchedule } from '../../src/workflow';
 import type { GreetPayload } from './greet.payload';
 
 /**
@@ -14,7 +14,7 @@ export const greetJob = defineJob({
   description: 'Greet someone (the bench\'s user-defined job type with one regular activity)',
   presets: {
     greet: {
-      retry: schedule('1s', '5s', '30s'),
+      retry: retrySchedule('1s', '5s', '30s'),
       nonRetryableErrorTypes: [ErrorType.InvalidPayload],
       timeouts: { startToClose: '1m' },
     },

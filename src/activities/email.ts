@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import { Context, log } from '@temporalio/activity';
 import { SendEmailErrorType, type SendEmailResult } from '../jobs/send-email';
 import { sendEmailPayload } from '../jobs/payloads/send-email';
-import { describe, diskFullFailure, nonRetryable, recordedResult, writeFileAtomic, type LedgerDatabase, type LedgerKey } from '../activity';
+import { describeError, diskFullFailure, nonRetryable, recordedResult, writeFileAtomic, type LedgerDatabase, type LedgerKey } from '../activity';
 import { whileHeartbeating } from '../activity';
 import { parseJobPayload } from '../activity';
 import { renderBody } from './email-templates';
@@ -120,7 +120,7 @@ export function createEmailActivities(deps: EmailDeps) {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code && unwritableCodes.has(code)) {
-        throw nonRetryable(SendEmailErrorType.OutboxUnwritable, `cannot write to the outbox ${deps.outboxDir} (${code}); fix OUTBOX_DIR, then redrive: ${describe(err)}`, err);
+        throw nonRetryable(SendEmailErrorType.OutboxUnwritable, `cannot write to the outbox ${deps.outboxDir} (${code}); fix OUTBOX_DIR, then redrive: ${describeError(err)}`, err);
       }
       throw diskFullFailure(err, { dir: deps.outboxDir, setting: 'OUTBOX_DIR' }) ?? err;
     }
@@ -213,7 +213,7 @@ async function recordSent(db: Kysely<any>, key: LedgerKey, result: SendEmailResu
       return;
     } catch (err) {
       if (attempt >= 5) {
-        log.warn('email:unrecorded — the mail server accepted the message, but the ledger could not record it: should this attempt\'s completion be lost, its retry sends it again', { jobId: key.jobId, error: describe(err) });
+        log.warn('email:unrecorded — the mail server accepted the message, but the ledger could not record it: should this attempt\'s completion be lost, its retry sends it again', { jobId: key.jobId, error: describeError(err) });
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, 200 * attempt));

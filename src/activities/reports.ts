@@ -25,7 +25,7 @@ import { Context } from '@temporalio/activity';
 import type { Db } from '../jobs/database/schema';
 import { GenerateReportErrorType, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
 import { generateReportPayload } from '../jobs/payloads/generate-report';
-import { describe, diskFullFailure, nonRetryable, writeFileAtomic } from '../activity';
+import { describeError, diskFullFailure, nonRetryable, writeFileAtomic } from '../activity';
 import type { ActivityDeps } from './deps';
 import { add, lineOf, loadCheckpoint, render, summarise, type Aggregate, type Period, type ReportCursor, type ReportHeartbeat } from './report-file';
 
@@ -213,7 +213,7 @@ async function fsStep<T>(dir: string, step: () => Promise<T>): Promise<T> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'EISDIR'].includes(code)) {
-      throw nonRetryable(GenerateReportErrorType.ReportFailed, `reports directory ${dir} is not writable (${code}); fix REPORTS_DIR, then redrive: ${describe(err)}`, err);
+      throw nonRetryable(GenerateReportErrorType.ReportFailed, `reports directory ${dir} is not writable (${code}); fix REPORTS_DIR, then redrive: ${describeError(err)}`, err);
     }
     throw diskFullFailure(err, { dir, setting: 'REPORTS_DIR' }) ?? err;
   }

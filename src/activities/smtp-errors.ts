@@ -1,5 +1,6 @@
 import type { ApplicationFailure } from '@temporalio/common';
-import { ErrorType, describe, nonRetryable, retryable } from '../activity';
+import { describeError, nonRetryable, retryable } from '../activity';
+import { ErrorType } from '../workflow';
 import { SendEmailErrorType } from '../jobs/send-email';
 
 /** Socket-level error codes that mean "try again later". */
@@ -66,29 +67,29 @@ export function classifySmtpError(err: unknown): ApplicationFailure {
   if (certCode) {
     return retryable(
       SendEmailErrorType.SmtpCertificate,
-      `mail server's TLS certificate failed verification (${certCode}): ${certificateFixes[certCode]}, or, knowingly, turn verification off with SMTP_TLS_REJECT_UNAUTHORIZED=false: ${describe(err)}`,
+      `mail server's TLS certificate failed verification (${certCode}): ${certificateFixes[certCode]}, or, knowingly, turn verification off with SMTP_TLS_REJECT_UNAUTHORIZED=false: ${describeError(err)}`,
       err,
     );
   }
   if (e.code === 'EAUTH' || command.startsWith('AUTH')) {
-    return retryable(SendEmailErrorType.SmtpConfig, `mail server refused the login${reply ? ` (${reply})` : ''}; check the credentials in SMTP_URL: ${describe(err)}`, err);
+    return retryable(SendEmailErrorType.SmtpConfig, `mail server refused the login${reply ? ` (${reply})` : ''}; check the credentials in SMTP_URL: ${describeError(err)}`, err);
   }
   if (reply !== undefined && reply >= 500) {
     if (command === 'MAIL FROM' && e.code === 'EENVELOPE') {
-      return retryable(SendEmailErrorType.SmtpConfig, `mail server refused the sender (${reply}); check EMAIL_FROM: ${describe(err)}`, err);
+      return retryable(SendEmailErrorType.SmtpConfig, `mail server refused the sender (${reply}); check EMAIL_FROM: ${describeError(err)}`, err);
     }
     const refusesAddress = e.code === 'EENVELOPE' && (command === 'RCPT TO' || (command === '' && addressReplyCodes.has(reply)));
-    if (refusesAddress) return nonRetryable(SendEmailErrorType.InvalidAddress, `mail server refused the recipient (${reply}): ${describe(err)}`, err);
-    return nonRetryable(SendEmailErrorType.SmtpRejected, `mail server rejected the message permanently (${reply}): ${describe(err)}`, err);
+    if (refusesAddress) return nonRetryable(SendEmailErrorType.InvalidAddress, `mail server refused the recipient (${reply}): ${describeError(err)}`, err);
+    return nonRetryable(SendEmailErrorType.SmtpRejected, `mail server rejected the message permanently (${reply}): ${describeError(err)}`, err);
   }
   if (reply !== undefined && reply >= 400) {
-    return retryable(SendEmailErrorType.SmtpTransient, `mail server deferred the message (${reply}): ${describe(err)}`, err);
+    return retryable(SendEmailErrorType.SmtpTransient, `mail server deferred the message (${reply}): ${describeError(err)}`, err);
   }
   if (e.code === 'EENVELOPE') {
-    return nonRetryable(SendEmailErrorType.InvalidAddress, `invalid recipient: ${describe(err)}`, err);
+    return nonRetryable(SendEmailErrorType.InvalidAddress, `invalid recipient: ${describeError(err)}`, err);
   }
   if (e.code !== undefined && transientCodes.has(e.code)) {
-    return retryable(SendEmailErrorType.SmtpTransient, `mail server unavailable (${e.code}): ${describe(err)}`, err);
+    return retryable(SendEmailErrorType.SmtpTransient, `mail server unavailable (${e.code}): ${describeError(err)}`, err);
   }
-  return retryable(ErrorType.Unexpected, describe(err), err);
+  return retryable(ErrorType.Unexpected, describeError(err), err);
 }

@@ -4,7 +4,8 @@ import type { Trx } from '../jobs/database/schema';
 import { recordedResult, runOnce, type LedgerKey } from '../activity';
 import { SyncDataErrorType, maxSyncPageSize } from '../jobs/sync-data';
 import { syncDataPayload, syncPageSize } from '../jobs/payloads/sync-data';
-import { ErrorType, describe, formatIssues, issuesFromZod, nonRetryable, retryable } from '../activity';
+import { describeError, formatIssues, issuesFromZod, nonRetryable, retryable } from '../activity';
+import { ErrorType } from '../workflow';
 import type { ActivityDeps } from './deps';
 import { whileHeartbeating } from '../activity';
 import { parseRetryAfter } from '../activity';
@@ -110,7 +111,7 @@ export function createSyncSourceActivities(deps: ActivityDeps, options: SyncSour
     try {
       json = JSON.parse(body);
     } catch (err) {
-      throw nonRetryable(SyncDataErrorType.SyncInvalidData, `sync source sent malformed JSON for ${where}: ${describe(err)}`, err);
+      throw nonRetryable(SyncDataErrorType.SyncInvalidData, `sync source sent malformed JSON for ${where}: ${describeError(err)}`, err);
     }
     const parsed = sourcePage.safeParse(json);
     if (!parsed.success) {
@@ -201,5 +202,5 @@ async function upsertRecords(trx: Trx, source: string, jobId: string, records: z
 function describeFetchError(err: unknown): string {
   if (err instanceof Error && err.name === 'TimeoutError') return 'request timed out';
   const cause = err instanceof Error ? err.cause : undefined;
-  return cause ? `${describe(err)} (${describe(cause)})` : describe(err);
+  return cause ? `${describeError(err)} (${describeError(cause)})` : describeError(err);
 }

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { classifyDatabaseError } from '../db/database-errors';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 
 /** Waits between tries within one attempt while the database is unavailable, in ms: 1s, 2s, 4s, then every 5s. */
 export const outageWaitsMs: readonly number[] = [1000, 2000, 4000, 5000];
@@ -38,7 +38,7 @@ export async function rideOutDatabaseOutage<T>(work: () => Promise<T>, options: 
       const found = classifyDatabaseError(err);
       const waitMs = outageWaitsMs[Math.min(tries, outageWaitsMs.length - 1)]!;
       if (found?.kind !== 'unavailable' || Date.now() - started + waitMs > budgetMs || ctx.cancellationSignal.aborted) throw err;
-      ctx.log[tries === 0 ? 'warn' : 'debug']('job:database-unavailable', { code: found.code, waitMs, tries: tries + 1, error: describe(err) });
+      ctx.log[tries === 0 ? 'warn' : 'debug']('job:database-unavailable', { code: found.code, waitMs, tries: tries + 1, error: describeError(err) });
       await ctx.sleep(waitMs);
     }
   }

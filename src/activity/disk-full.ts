@@ -1,5 +1,5 @@
 import type { ApplicationFailure } from '@temporalio/common';
-import { ErrorType, describe } from '../shared/errors';
+import { ErrorType, describeError } from '../shared/errors';
 import { retryable } from '../shared/failures';
 
 /** No space left on the device, or the user's disk quota is used up. */
@@ -23,7 +23,7 @@ export function diskFullFailure(err: unknown, target: WriteTarget): ApplicationF
   if (!code || !diskFullCodes.has(code)) return undefined;
   return retryable(
     ErrorType.DiskFull,
-    `no space left in ${target.dir} (${code}, ${target.setting}): free space there or point ${target.setting} at a larger file system; retried on the job's schedule: ${describe(err)}`,
+    `no space left in ${target.dir} (${code}, ${target.setting}): free space there or point ${target.setting} at a larger file system; retried on the job's schedule: ${describeError(err)}`,
     err,
   );
 }

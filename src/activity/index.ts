@@ -1,5 +1,7 @@
 // Activity helpers (`durable-jobs/activity`): what a job type's activities use. The worker adds the
 // DLQ's own activities and the interceptors; a team's `createActivities(deps)` builds the rest.
+// `ErrorType` is workflow-safe and comes from `durable-jobs/workflow`; each name is exported from
+// one entry point (test/package/entry-points.test.ts).
 export { withRetrySchedule, toScheduledFailure } from './retry-schedule';
 export { parseRetryAfter } from './retry-after';
 export { whileHeartbeating, heartbeatEveryMs } from './heartbeat';
@@ -13,6 +15,6 @@ export { currentJob, type JobAttempt } from './job-attempt';
 export { runOnce, recordedResult, ledgerSteps, type LedgerDatabase, type LedgerKey, type LedgerTable, type OnceResult } from '../db/ledger';
 export { delayAfterAttempt as scheduledDelayAfterAttempt, maxAttempts } from '../shared/retry';
 export { nonRetryable, retryable, retryAfter } from '../shared/failures';
-export { ErrorType, describe, formatIssues, type NamespacedErrorType } from '../shared/errors';
+export { describeError, formatIssues } from '../shared/errors';
 export { issuesFromZod } from '../shared/zod-issues';
 export { traced } from '../shared/traced';

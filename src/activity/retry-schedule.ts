@@ -4,7 +4,7 @@ import { msToNumber } from '../shared/sdk-internals';
 import { jobMaxAttempts, presetOf, type JobDefinition } from '../catalog/define-job';
 import { databaseFailure } from '../db/database-errors';
 import { scrubErrorChain } from '../catalog/sensitive';
-import { ErrorType, describe } from '../shared/errors';
+import { ErrorType, describeError } from '../shared/errors';
 import { delayAfterAttempt, type RetryShape } from '../shared/retry';
 import { jobAttemptOrUndefined } from './job-attempt';
 
@@ -35,7 +35,7 @@ export function toScheduledFailure(shape: RetryShape, attempt: number, thrown: u
   // Wrapped on every attempt, the last included, so the error that ends a job keeps a type.
   return ApplicationFailure.create({
     type: err instanceof Error && err.name !== 'Error' ? err.name : ErrorType.Unexpected,
-    message: describe(err),
+    message: describeError(err),
     cause: err instanceof Error ? err : undefined,
     nonRetryable: false,
     nextRetryDelay,
@@ -106,7 +106,7 @@ export function attemptFailure(context: Context, definition: JobDefinition, pres
       attempt,
       retrying: shutdown,
       errorType: shutdown ? ErrorType.WorkerShutdown : undefined,
-      error: describe(err),
+      error: describeError(err),
     });
     return err;
   }
@@ -120,7 +120,7 @@ export function attemptFailure(context: Context, definition: JobDefinition, pres
     retrying,
     errorType: failure instanceof ApplicationFailure ? (failure.type ?? undefined) : undefined,
     nextRetryDelay: retrying ? nextDelay(preset.retry, attempt, failure) : undefined,
-    error: describe(err),
+    error: describeError(err),
   });
   return failure;
 }

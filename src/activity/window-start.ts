@@ -5,7 +5,7 @@ import type { JobFairness } from '../catalog/job-fairness';
 import { readJobPause } from '../catalog/read-pause';
 import { startJob } from '../catalog/start-job';
 import { validatePayload } from '../catalog/validate';
-import { ErrorType, JobsError, describe } from '../shared/errors';
+import { ErrorType, JobsError, describeError } from '../shared/errors';
 import { nonRetryable, retryable } from '../shared/failures';
 
 /** Input of {@link WindowActivities.startWindowJob}: the job a debounce or dedupe window closed on. */
@@ -59,7 +59,7 @@ export function createWindowActivities({ client, taskQueue, catalog }: WindowDep
       } catch (err) {
         // A merge that throws or folds into a payload the schema refuses: retrying cannot fix either.
         if (err instanceof JobsError) throw nonRetryable(err.type, `the window's merged payload: ${err.detail}`, err);
-        throw nonRetryable(ErrorType.InvalidPayload, `the job type's debounce.merge threw: ${describe(err)}`, err);
+        throw nonRetryable(ErrorType.InvalidPayload, `the job type's debounce.merge threw: ${describeError(err)}`, err);
       }
       const signal = Context.current().cancellationSignal;
       try {

@@ -3,7 +3,7 @@
 import type { JobDefinition } from './define-job';
 import type { JobFairness } from './job-fairness';
 import { concurrencyKeyProblem, type JobLimits } from './job-limits';
-import { InvalidPayloadError, describe } from '../shared/errors';
+import { InvalidPayloadError, describeError } from '../shared/errors';
 
 /** Workflow type of the limiter that hands out one job type's slots for one key. */
 export const concurrencyLimiterWorkflowType = 'concurrencyLimiterWorkflow';
@@ -33,7 +33,7 @@ export function concurrencyKeyOf(definition: JobDefinition, payload: unknown, fa
   try {
     key = limits.concurrencyKey(payload);
   } catch (err) {
-    throw new InvalidPayloadError(definition.type, [{ path: 'payload', message: `the job type's limits.concurrencyKey threw: ${describe(err)}` }]);
+    throw new InvalidPayloadError(definition.type, [{ path: 'payload', message: `the job type's limits.concurrencyKey threw: ${describeError(err)}` }]);
   }
   const problem = concurrencyKeyProblem(key);
   if (problem) throw new InvalidPayloadError(definition.type, [{ path: 'payload', message: `derives the concurrency key ${JSON.stringify(key)} (limits.concurrencyKey), which ${problem}` }]);

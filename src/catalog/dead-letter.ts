@@ -1,5 +1,5 @@
 import type { ActivityPreset } from './define-job';
-import { exponential } from '../shared/retry';
+import { exponentialRetry } from '../shared/retry';
 
 /**
  * The dead-letter queue's own activity presets. Not a job type (it is not in the registry): the
@@ -7,9 +7,9 @@ import { exponential } from '../shared/retry';
  */
 export const deadLetterPresets = {
   /** The hand-off must not give up: a failed job that never reaches the DLQ would be lost. */
-  handOff: { retry: exponential({ initialInterval: '1s', maximumInterval: '1m', maximumAttempts: 0 }), timeouts: { startToClose: '30s' } },
+  handOff: { retry: exponentialRetry({ initialInterval: '1s', maximumInterval: '1m', maximumAttempts: 0 }), timeouts: { startToClose: '30s' } },
   /** A redrive start is retried briefly; a lasting failure is reported to the operator. */
-  restart: { retry: exponential({ initialInterval: '1s', maximumInterval: '10s', maximumAttempts: 5 }), timeouts: { startToClose: '30s' } },
+  restart: { retry: exponentialRetry({ initialInterval: '1s', maximumInterval: '10s', maximumAttempts: 5 }), timeouts: { startToClose: '30s' } },
 } satisfies Record<string, ActivityPreset>;
 
 /**

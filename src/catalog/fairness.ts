@@ -2,7 +2,7 @@ import type { Priority } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import type { JobDefinition } from './define-job';
 import { maxFairnessKeyBytes, maxFairnessWeight, minFairnessWeight, type JobFairness } from './job-fairness';
-import { InvalidOptionError, InvalidPayloadError, describe, type FieldIssue } from '../shared/errors';
+import { InvalidOptionError, InvalidPayloadError, describeError, type FieldIssue } from '../shared/errors';
 import { shownValue } from '../shared/shown-value';
 
 /** The fairness fields of an enqueue (`EnqueueOptions`, a schedule's options). */
@@ -59,7 +59,7 @@ export function derivedFairness(definition: JobDefinition, payload: unknown): Jo
   try {
     fairness = derive(payload);
   } catch (err) {
-    throw new InvalidPayloadError(definition.type, [{ path: 'payload', message: `the job type's fairness threw: ${describe(err)}` }]);
+    throw new InvalidPayloadError(definition.type, [{ path: 'payload', message: `the job type's fairness threw: ${describeError(err)}` }]);
   }
   if (fairness === undefined) return undefined;
   const keyProblem = fairnessKeyProblem(fairness?.key);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Duration } from '@temporalio/common';
 import type { Catalog, PayloadSchemas } from './catalog';
 import type { JobDefinition } from './define-job';
-import { InvalidOptionError, InvalidPayloadError, describe, type FieldIssue } from '../shared/errors';
+import { InvalidOptionError, InvalidPayloadError, describeError, type FieldIssue } from '../shared/errors';
 import { jobIdPattern, maxJobIdLength } from '../shared/limits';
 import { validateOptions, validatePayload } from './validate';
 import { jobFairness, type FairnessOptions } from './fairness';
@@ -76,7 +76,7 @@ function derivedId(definition: JobDefinition, payload: unknown): string | undefi
   try {
     id = key(payload);
   } catch (err) {
-    throw new InvalidPayloadError(definition.type, [{ path: 'payload', message: `the job type's idempotencyKey threw: ${describe(err)}` }]);
+    throw new InvalidPayloadError(definition.type, [{ path: 'payload', message: `the job type's idempotencyKey threw: ${describeError(err)}` }]);
   }
   if (typeof id !== 'string' || id.length === 0 || id.length > maxJobIdLength || !jobIdPattern.test(id)) {
     const shown = typeof id === 'string' ? JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}…` : id) : String(id);

@@ -1,7 +1,7 @@
 // `jobctl enqueue <type> --file jobs.jsonl`: every line validated first, then started with bounded
 // concurrency over the SDK client, with progress. Loaded only when --file is given.
 import { readFile } from 'node:fs/promises';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 import { projectCatalog } from './cli-catalog';
 import { parseFairnessFlags, type FairnessFlags } from './cli-fairness';
 import { JobFailedError, UsageError, parsePriority, withClient } from './cli-support';
@@ -30,7 +30,7 @@ export async function enqueueFile(type: string, payloadJson: string | undefined,
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`--file: cannot read ${path} (${describe(err)})`);
+    throw new UsageError(`--file: cannot read ${path} (${describeError(err)})`);
   }
   // A type with an idempotency key derives its IDs from the payload; any other gets one per line.
   const definition = catalog.definition(type);

@@ -3,7 +3,7 @@
 // reads leave to it (a debounced job that has not started, waiting for a result).
 import type { Command } from 'commander';
 import { parseDebouncedJobId } from '../catalog/window-ids';
-import { describe, JobNotFoundError } from '../shared/errors';
+import { describeError, JobNotFoundError } from '../shared/errors';
 import { projectCatalog } from './cli-catalog';
 import { JobFailedError, parseDuration, withClient } from './cli-support';
 import { formatJobError, formatJobRecord } from './format';
@@ -81,7 +81,7 @@ export function addResultCommand(program: Command): void {
         } catch (err) {
           if (!(err instanceof WorkflowFailedError)) throw err;
           const record = await client.get(id);
-          throw notCompleted(id, record, record.error ? formatJobError(record.error) : describe(err));
+          throw notCompleted(id, record, record.error ? formatJobError(record.error) : describeError(err));
         }
       }, 'lazy');
       console.log(JSON.stringify(result, null, 2));

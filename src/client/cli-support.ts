@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '../shared/sdk-internals';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 import { UsageError } from './cli-errors';
 import { projectCatalog, type CatalogNeed } from './cli-catalog';
 import type { JobClient } from './job-client';
@@ -39,7 +39,7 @@ export function parseJson(text: string, name: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${name}: not valid JSON (${describe(err)})`);
+    throw new UsageError(`${name}: not valid JSON (${describeError(err)})`);
   }
 }
 

@@ -2,7 +2,7 @@
 // Only the module of the command being run is loaded (the client, zod, the console, the DLQ code
 // each cost tens of milliseconds to load): see docs/performance.md.
 import { Command, CommanderError } from 'commander';
-import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, ScheduleExistsError, UnknownJobTypeError, describe } from '../shared/errors';
+import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, ScheduleExistsError, UnknownJobTypeError, describeError } from '../shared/errors';
 import { JobFailedError, UsageError } from './cli-errors';
 import { sanitizeForTerminal } from './format';
 import { redact, secretsFromEnv } from '../shared/redact';
@@ -122,7 +122,7 @@ export async function main(argv: string[]): Promise<number> {
     const namespace = missingNamespaceOf(thrown);
     const err = namespace === undefined ? thrown : missingNamespaceError(namespace, undefined, thrown);
     // jobctl's own usage and job-failed messages were always printed bare; every other error names its type.
-    const message = err instanceof UsageError || err instanceof JobFailedError ? err.detail : err instanceof JobsError ? err.message : `jobctl: ${describe(err)}`;
+    const message = err instanceof UsageError || err instanceof JobFailedError ? err.detail : err instanceof JobsError ? err.message : `jobctl: ${describeError(err)}`;
     console.error(sanitizeForTerminal(redact(message, secretsFromEnv())));
     return isBadInput(err) ? 2 : 1;
   }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { describe, JobsError } from '../shared/errors';
+import { describeError, JobsError } from '../shared/errors';
 
 /** Options of {@link startCodecServer}. */
 export interface CodecServerOptions {
@@ -37,7 +37,7 @@ const maxBodyBytes = 8 * 1024 * 1024;
  */
 export async function startCodecServer(options: CodecServerOptions): Promise<CodecServer> {
   const server = createServer((req, res) => {
-    handle(options, req, res).catch((err: unknown) => reply(res, 500, { message: describe(err) }));
+    handle(options, req, res).catch((err: unknown) => reply(res, 500, { message: describeError(err) }));
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -71,7 +71,7 @@ async function handle(options: CodecServerOptions, req: IncomingMessage, res: Se
     body = JSON.parse(await readBody(req)) as { payloads?: WirePayload[] };
     if (!Array.isArray(body.payloads)) throw new Error('the body must be {"payloads": [...]}');
   } catch (err) {
-    return reply(res, 400, { message: describe(err) });
+    return reply(res, 400, { message: describeError(err) });
   }
   let payloads = body.payloads.map(fromWire);
   try {

@@ -2,7 +2,7 @@
 // reported as it happens, so that a selection of any size runs with bounded memory and a failed
 // operation on one entry does not stop the rest.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ErrorType, JobsError, describe } from '../shared/errors';
+import { ErrorType, JobsError, describeError } from '../shared/errors';
 import type { RedriveResult } from '../workflow/dead-letter';
 import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
 import type { LocatedEntry } from './dead-letter-reads';
@@ -144,7 +144,7 @@ export async function* bulkRedrive(target: BulkTarget, source: BulkSource, optio
       return { id: entry.id, type: entry.type, payload, runId, startedAt };
     } catch (err) {
       stopWithoutWorker(err);
-      return { id: entry.id, type: entry.type, payload, error: describe(err) };
+      return { id: entry.id, type: entry.type, payload, error: describeError(err) };
     }
   });
 }
@@ -164,7 +164,7 @@ export async function* bulkDiscard(target: BulkTarget, source: BulkSource, optio
       return { id: entry.id, type: entry.type, discardedAt: at.toISOString() };
     } catch (err) {
       stopWithoutWorker(err);
-      return { id: entry.id, type: entry.type, error: describe(err) };
+      return { id: entry.id, type: entry.type, error: describeError(err) };
     }
   });
 }

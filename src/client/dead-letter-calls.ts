@@ -4,7 +4,7 @@
 // reaches the new one.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isGrpcServiceError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { ErrorType, JobsError, describe } from '../shared/errors';
+import { ErrorType, JobsError, describeError } from '../shared/errors';
 
 /** gRPC status codes that a hand-over (or a busy server) produces and a retry outlives. */
 const GRPC = { NOT_FOUND: 5, RESOURCE_EXHAUSTED: 8, ABORTED: 10, UNAVAILABLE: 14, DEADLINE_EXCEEDED: 4 } as const;
@@ -41,7 +41,7 @@ export function isHandOver(err: unknown): boolean {
 /** A DLQ workflow kept refusing or not answering a call (its hand-over, or workers too busy to answer): retryable. */
 export class DeadLetterBusyError extends JobsError {
   constructor(workflowId: string, cause: unknown) {
-    super(ErrorType.DlqBusy, `the DLQ workflow ${workflowId} did not answer (handing over to its next run, or its workers are busy or down); try again: ${describe(cause)}`, { cause });
+    super(ErrorType.DlqBusy, `the DLQ workflow ${workflowId} did not answer (handing over to its next run, or its workers are busy or down); try again: ${describeError(cause)}`, { cause });
   }
 }
 

@@ -5,7 +5,7 @@
 // two cannot be told apart, and the update is sent (docs/guarantees.md).
 import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { ErrorType, JobsError, describe } from '../shared/errors';
+import { ErrorType, JobsError, describeError } from '../shared/errors';
 import { optionalTsToMs } from '../shared/sdk-internals';
 import { deadLetterCountsQuery } from '../workflow/dead-letter';
 
@@ -76,7 +76,7 @@ export class DeadLetterWorkerCheck {
       // the next run, a query an old worker lacks): a worker busy with a long workflow task answers
       // late but still polls, and the update is its to meet; one that stopped polls no more.
       if (!(await this.polledLately())) {
-        const why = code === GRPC_DEADLINE_EXCEEDED ? `none answered within ${workerProbeMs / 1000} s` : `the probe failed (${describe(err)})`;
+        const why = code === GRPC_DEADLINE_EXCEEDED ? `none answered within ${workerProbeMs / 1000} s` : `the probe failed (${describeError(err)})`;
         throw new DeadLetterNoWorkerError(this.taskQueue, `${why}, and none polled in the last ${livePollMs / 1000} s: stopped or crash-looping`, err);
       }
       return;

@@ -5,7 +5,7 @@ import type { Catalog } from '../catalog/catalog';
 import { NoCatalogError } from '../catalog/catalog-error';
 import { deadLetterShardOf, deadLetterShardWorkflowId, deadLetterWorkflowIds, jobTypeOfDeadLetterWorkflow } from '../catalog/dead-letter-shards';
 import { deadLetterWorkflowId } from '../catalog/dead-letter';
-import { ErrorType, InvalidOptionError, JobsError, describe } from '../shared/errors';
+import { ErrorType, InvalidOptionError, JobsError, describeError } from '../shared/errors';
 import { discardUpdate, redriveUpdate, type RedriveResult } from '../workflow/dead-letter';
 import { compareEntries, type DeadLetterEntry, type DeadLetterFilter, type DeadLetterGroup, type DeadLetterStatus } from '../workflow/dead-letter-entries';
 import { validateRedrivePayload } from '../catalog/validate';
@@ -226,7 +226,7 @@ export class DeadLetterQueue {
       const cause = err instanceof WorkflowUpdateFailedError ? err.cause : err;
       if (cause instanceof ApplicationFailure) throw new DeadLetterError((cause.type as typeof ErrorType.DlqInvalidState) ?? ErrorType.DlqInvalidState, cause.message, { cause });
       if (err instanceof DeadLetterBusyError) throw new DeadLetterError(ErrorType.DlqBusy, err.detail, { cause: err });
-      throw new DeadLetterError(ErrorType.DlqInvalidState, describe(err), { cause: err });
+      throw new DeadLetterError(ErrorType.DlqInvalidState, describeError(err), { cause: err });
     }
   }
 }

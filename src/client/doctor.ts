@@ -2,7 +2,7 @@ import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { keyIdMetadataKey } from '../shared/encryption-codec';
 import { checkSearchAttributes, type SearchAttributeCheck, type SearchAttributeSpec } from '../shared/ensure-search-attributes';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 import { searchAttributeFixCommands } from '../shared/missing-search-attribute';
 import { customSearchAttributes } from '../shared/search-attributes';
 import { optionalTsToMs } from '../shared/sdk-internals';
@@ -77,7 +77,7 @@ export async function runDoctor(client: Client, input: DoctorInput): Promise<Doc
     const { serverVersion } = await client.workflowService.getSystemInfo({});
     checks.push({ name: 'server', status: 'ok', detail: `${input.address} answers; ${serverVersion ? `Temporal ${serverVersion}` : 'it does not report its version'}` });
   } catch (err) {
-    checks.push({ name: 'server', status: 'FAIL', detail: `${input.address} does not answer: ${describe(err)}`, fix: 'check TEMPORAL_ADDRESS (and TEMPORAL_TLS / TEMPORAL_API_KEY)' });
+    checks.push({ name: 'server', status: 'FAIL', detail: `${input.address} does not answer: ${describeError(err)}`, fix: 'check TEMPORAL_ADDRESS (and TEMPORAL_TLS / TEMPORAL_API_KEY)' });
     return doctorReport(namespace, checks);
   }
   const namespaceCheck = await checkNamespace(client, namespace);
@@ -89,7 +89,7 @@ export async function runDoctor(client: Client, input: DoctorInput): Promise<Doc
   try {
     attributeChecks = await checkSearchAttributes(client.connection, namespace, attributes);
   } catch (err) {
-    checks.push({ name: 'search attributes', status: 'FAIL', detail: `cannot be read: ${describe(err)}` });
+    checks.push({ name: 'search attributes', status: 'FAIL', detail: `cannot be read: ${describeError(err)}` });
   }
   for (const a of attributeChecks) {
     const name = `search attribute ${a.name}`;
@@ -131,7 +131,7 @@ async function orUnchecked(name: string, status: DoctorCheck['status'], check: (
   try {
     return await check(name);
   } catch (err) {
-    return { name, status, detail: `could not be checked: ${describe(err)}` };
+    return { name, status, detail: `could not be checked: ${describeError(err)}` };
   }
 }
 
@@ -145,7 +145,7 @@ async function checkNamespace(client: Client, namespace: string): Promise<Doctor
     if (isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND) {
       return { name, status: 'FAIL', detail: 'does not exist', fix: `create it (temporal operator namespace create --namespace ${namespace}), or set TEMPORAL_NAMESPACE to one that exists` };
     }
-    return { name, status: 'FAIL', detail: `cannot be described: ${describe(err)}` };
+    return { name, status: 'FAIL', detail: `cannot be described: ${describeError(err)}` };
   }
 }
 
@@ -207,7 +207,7 @@ async function checkNewestJob(client: Client, name: string, taskQueues: readonly
     return { name, status: 'ok', detail: `the newest job (${newest.workflowId}) decodes${keyId ? ` (encrypted with key "${keyId}")` : ' (not encrypted)'}` };
   } catch (err) {
     // A codec error names the key ID and where keys are configured; anything else is reported as is.
-    return { name, status: 'warn', detail: `the newest job (${newest.workflowId}) does not decode here: ${describe(err)}` };
+    return { name, status: 'warn', detail: `the newest job (${newest.workflowId}) does not decode here: ${describeError(err)}` };
   }
 }
 

@@ -5,7 +5,7 @@ import type { Duration } from '@temporalio/common';
 import type { Catalog, PayloadSchemas } from '../catalog/catalog';
 import type { FairnessOptions } from '../catalog/fairness';
 import { prepareJob, type PreparedJob } from '../catalog/prepare-job';
-import { IdConflictError, InvalidOptionError, InvalidPayloadError, UnknownJobTypeError, describe, formatIssues, type FieldIssue } from '../shared/errors';
+import { IdConflictError, InvalidOptionError, InvalidPayloadError, UnknownJobTypeError, describeError, formatIssues, type FieldIssue } from '../shared/errors';
 
 /** One job of {@link enqueueMany}. */
 export interface EnqueueManyItem<P = unknown> {
@@ -115,7 +115,7 @@ export async function startMany(start: (job: PreparedJob) => Promise<{ existed: 
         const result = await start(job);
         outcome = { index, label, id: job.id, outcome: result.existed ? 'existed' : 'started' };
       } catch (err) {
-        outcome = { index, label, id: job.id, outcome: err instanceof IdConflictError ? 'conflict' : 'failed', error: describe(err) };
+        outcome = { index, label, id: job.id, outcome: err instanceof IdConflictError ? 'conflict' : 'failed', error: describeError(err) };
       }
       outcomes.push(outcome);
       options.onOutcome?.(outcome);

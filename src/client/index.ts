@@ -1,6 +1,9 @@
-// The client entry point (`durable-jobs` and `durable-jobs/client`): the typed client for
-// enqueueing jobs and reading them back, typed by the catalog it is given, and the library error
-// classes its calls throw (src/shared/errors.ts, DeadLetterError, the catalog errors, MissingSearchAttributeError).
+// The client entry point (`durable-jobs`): what a service that enqueues and reads jobs needs. The
+// typed client (typed by a catalog from `durable-jobs/catalog`), the DLQ's and schedules' clients,
+// and the error classes their calls throw. Job definitions, retry shapes and `ErrorType` are
+// workflow-safe and come from `durable-jobs/workflow`. Each name is exported from one entry point
+// (test/package/entry-points.test.ts).
+export { prepareJob, type PreparedJob } from '../catalog/prepare-job';
 export { JobClient, type EnqueueOptions, type EnqueueResult, type JobClientOptions, type JobClientConnectOptions } from './job-client';
 export { InvalidItemsError, type EnqueueManyItem, type EnqueueManyOptions, type EnqueueManyOutcome, type EnqueueManyResult } from './enqueue-many';
 export type { JobClientTracingOptions } from './tracing';
@@ -10,7 +13,8 @@ export type { JobRecord, JobStatus, JobError } from './job-record';
 // What the DLQ's list, show and groups return, and the test kit's deadLetter: nameable by callers.
 export type { AuditRecord, DeadLetterEntry, DeadLetterGroup, DeadLetterStatus } from '../workflow/dead-letter-entries';
 export type { JobSummary, ListJobsOptions } from './job-list';
-export { prepareJob, type PreparedJob } from '../catalog/prepare-job';
-export * from '../catalog';
-export * from '../shared/errors';
+export {
+  CodecError, ConfigError, IdConflictError, InvalidOptionError, InvalidPayloadError, JobClosedError, JobNotFoundError, JobNotStartedError,
+  JobsError, ScheduleExistsError, ScheduleNotFoundError, UnknownJobTypeError, UnreachableError, type ErrorTypeName, type FieldIssue,
+} from '../shared/errors';
 export { MissingSearchAttributeError } from '../shared/missing-search-attribute';

@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import type { Catalog } from '../catalog/catalog';
 import type { LedgerDatabase } from '../db/ledger';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
 
 /** The prefix of a compensation step's ledger name: `compensate:capture` undoes `capture`. */
@@ -111,7 +111,7 @@ export async function readRedrivePlan(source: RedrivePlanSource, db: Kysely<any>
     const description = await source.temporal.workflow.getHandle(entry.id, entry.lastRunId).describe();
     execution = description.raw.workflowExecutionInfo?.firstRunId || entry.lastRunId;
   } catch (err) {
-    return unknown(`the failed run ${entry.lastRunId} cannot be read from Temporal (${describe(err)}), so its execution's ledger rows cannot be told apart`);
+    return unknown(`the failed run ${entry.lastRunId} cannot be read from Temporal (${describeError(err)}), so its execution's ledger rows cannot be told apart`);
   }
   let rows: LedgerStepRow[];
   try {
@@ -124,7 +124,7 @@ export async function readRedrivePlan(source: RedrivePlanSource, db: Kysely<any>
       .orderBy('step')
       .execute();
   } catch (err) {
-    return unknown(`the ledger cannot be read: ${describe(err)}`, execution);
+    return unknown(`the ledger cannot be read: ${describeError(err)}`, execution);
   }
   const steps = planSteps(declared, rows);
   return { ...base, execution, ledger: true, steps, doubleEffects: steps.filter((s) => s.fate === 'done-not-undone').map((s) => s.step) };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { provisionTemporalCli } from '../provision/temporal-cli';
 import { provisionTemporalServer, provisionTemporalUi } from '../provision/temporal-server';
 import type { ProvisionLog } from '../provision/routes';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 import { ClusterSetupError } from './errors';
 import { existingPostgres, startLocalPostgres, type LocalPostgres, type PostgresServer } from './postgres';
 import { freeNodePorts } from './ports';
@@ -94,7 +94,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       log(`PostgreSQL: our own server on ${postgres.host}:${postgres.port} (${localPostgres.dataDir})`, 'info');
     }
     await setUpSchema(server.value.sqlTool, server.value.schemaDir, postgres, databases).catch((err: unknown) => {
-      throw new ClusterSetupError(`setting up Temporal's schema on ${postgres.host}:${postgres.port} failed: ${describe(err)}`, { cause: err });
+      throw new ClusterSetupError(`setting up Temporal's schema on ${postgres.host}:${postgres.port} failed: ${describeError(err)}`, { cause: err });
     });
     log(`schema: ${databases.main}, ${databases.visibility} are up to date`, 'info');
 

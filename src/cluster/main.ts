@@ -4,7 +4,7 @@
 import { redactDatabaseUrl } from '../db/database';
 import { loadBuiltInSettings } from '../jobs/settings';
 import { loadConfig } from '../shared/config';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 import { startCluster, type Cluster } from './cluster';
 import { loadClusterConfig } from './config';
 import { clusterMembers } from './membership';
@@ -74,6 +74,6 @@ function httpAddressOf(node: { spec: { ip: string; ports: { frontendHttp: number
 }
 
 main().catch((err) => {
-  console.error(describe(err));
+  console.error(describeError(err));
   process.exit(1);
 });

@@ -1,7 +1,7 @@
 // The console's HTTP application: security headers, sign-in, the pages and their actions.
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import { describe, JobsError } from '../shared/errors';
+import { describeError, JobsError } from '../shared/errors';
 import { assetRoutes } from './assets';
 import { authenticate } from './auth';
 import { canaryRoutes } from './canary';
@@ -65,9 +65,9 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
     const status = err instanceof JobsError && /not-found/.test(err.type) ? 404 : err instanceof JobsError ? 400 : 500;
     // A page shows the error in its frame (escaped, like everything else); anything else gets text.
     if (c.req.method === 'GET' && c.req.header('hx-request') === undefined && c.get('session')) {
-      return c.html(page(frameOf(c, status === 500 ? 'Something went wrong' : 'This cannot be shown', 'overview'), notice('error', describe(err))), status);
+      return c.html(page(frameOf(c, status === 500 ? 'Something went wrong' : 'This cannot be shown', 'overview'), notice('error', describeError(err))), status);
     }
-    return c.text(describe(err), status);
+    return c.text(describeError(err), status);
   });
   return app;
 }

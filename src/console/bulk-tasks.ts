@@ -4,7 +4,7 @@
 // of one is recorded in its entry's audit trail, so a task cut short by a restart leaves an exact
 // record of what it did, and running it again skips what is no longer dead-lettered.
 import { randomUUID } from 'node:crypto';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 
 /** Where a bulk task is. */
 export type BulkTaskStatus = 'running' | 'done' | 'failed' | 'cancelled';
@@ -59,7 +59,7 @@ export class BulkTasks {
         task.status = abort.signal.aborted ? 'cancelled' : 'done';
       } catch (err) {
         task.status = 'failed';
-        task.error = describe(err);
+        task.error = describeError(err);
       } finally {
         task.finishedAt = new Date().toISOString();
         this.prune();

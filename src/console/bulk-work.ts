@@ -1,7 +1,7 @@
 // The console's bulk redrives and discards as BulkTasks: the DLQ client's streaming redriveAll and
 // discardAll over a selection pinned to a snapshot time, paced at the operator's rate, each
 // outcome a step of the task. Nothing here loops in a page: the task runs in the console process.
-import { describe, InvalidPayloadError } from '../shared/errors';
+import { describeError, InvalidPayloadError } from '../shared/errors';
 import type { BulkStep, BulkTask } from './bulk-tasks';
 import type { ConsoleDeps } from './context';
 import { describeSelection, type ConsoleSelection } from './selection';
@@ -50,7 +50,7 @@ export function concurrencyFor(ratePerSecond: number): number {
 
 async function* steps<O extends { id: string; error?: string }>(outcomes: AsyncIterable<O>, signal: AbortSignal): AsyncGenerator<BulkStep> {
   for await (const o of outcomes) {
-    yield o.error === undefined ? { id: o.id, ok: true } : { id: o.id, ok: false, message: describe(o.error) };
+    yield o.error === undefined ? { id: o.id, ok: true } : { id: o.id, ok: false, message: describeError(o.error) };
     if (signal.aborted) return;
   }
 }

@@ -5,7 +5,7 @@ import { maskEntry } from '../client/masked-entry';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { DeadLetterGroup } from '../workflow/dead-letter-entries';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 import type { ConsoleDeps, ConsoleEnv } from './context';
 import { groupHref, payloadBlock } from './dead-letter-views';
 import { frameOf } from './frame';
@@ -60,7 +60,7 @@ export function deadLetterGroupsRoutes({ jobs }: ConsoleDeps): Hono<ConsoleEnv> 
           try {
             remember(key, maskEntry(await jobs.deadLetters.show(g.exampleId, g.type), jobs.catalog).payload);
           } catch (err) {
-            problems.push(`example ${g.exampleId}: ${describe(err)}`);
+            problems.push(`example ${g.exampleId}: ${describeError(err)}`);
           }
         }),
       );

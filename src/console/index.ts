@@ -1,5 +1,5 @@
-// The console's public entry point (`durable-jobs/console`): start the operator console from your
-// own process, over your own catalog. Its packages are optional peers: checked first, one line
+// `durable-jobs/console`, deprecated since 0.3 (removed in 0.4): `startConsole` and the console's
+// types are in `durable-jobs/worker`. Its packages are optional peers: checked first, one line
 // naming the missing ones.
 import './installed';
 export { startConsole, type RunningConsole, type StartConsoleOptions } from './server';

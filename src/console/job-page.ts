@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { DeadLetterError, type DeadLetterQueue } from '../client/dead-letters';
 import type { JobRecord } from '../client/job-record';
-import { describe, ErrorType, JobClosedError, JobNotFoundError } from '../shared/errors';
+import { describeError, ErrorType, JobClosedError, JobNotFoundError } from '../shared/errors';
 import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
 import { requireRole } from './auth';
 import type { ConsoleDeps, ConsoleEnv } from './context';
@@ -59,7 +59,7 @@ ${deadLetterView(entry, user)}`;
     try {
       await jobs.cancel(id);
     } catch (err) {
-      if (err instanceof JobClosedError || err instanceof JobNotFoundError) return redirectWithNotice(c, jobHref(id), 'error', `Not cancelled: ${describe(err)}`, config.secureCookies);
+      if (err instanceof JobClosedError || err instanceof JobNotFoundError) return redirectWithNotice(c, jobHref(id), 'error', `Not cancelled: ${describeError(err)}`, config.secureCookies);
       throw err;
     }
     return redirectWithNotice(c, jobHref(id), 'ok', `Cancellation requested by ${c.get('session').user.name}: the current attempt is cancelled and completed steps are undone; the job ends as cancelled.`, config.secureCookies);

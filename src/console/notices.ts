@@ -4,7 +4,7 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 import type { ConsoleEnv } from './context';
 import { notice, type Markup } from './layout';
 
@@ -25,7 +25,7 @@ export function redirectWithNotice(c: Context<ConsoleEnv>, to: string, kind: Not
 
 /** Redirects back with an error's own words (an InvalidOptionError names its field). */
 export function redirectWithError(c: Context<ConsoleEnv>, to: string, err: unknown, secure: boolean): Response {
-  return redirectWithNotice(c, to, 'error', describe(err), secure);
+  return redirectWithNotice(c, to, 'error', describeError(err), secure);
 }
 
 /** The notice left for this page, once: it is cleared as it is read. */

@@ -4,7 +4,7 @@
 // them (the DLQ client's own check, as `jobctl dlq redrive --patch` runs it).
 import { entrySensitive, maskEntry } from '../client/masked-entry';
 import { maskSensitive } from '../catalog/sensitive';
-import { InvalidPayloadError, describe, type FieldIssue } from '../shared/errors';
+import { InvalidPayloadError, describeError, type FieldIssue } from '../shared/errors';
 import { mergePatch } from '../shared/merge-patch';
 import { readRedrivePlan, type RedrivePlan } from '../client/redrive-plan';
 import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
@@ -67,7 +67,7 @@ export async function readRedrivePreview(deps: Pick<ConsoleDeps, 'jobs' | 'db'>,
       if (err instanceof InvalidPayloadError) {
         refused = entry;
         check.issues = err.issues;
-      } else check.error = `patch: ${describe(err)}`;
+      } else check.error = `patch: ${describeError(err)}`;
     }
   }
   const shown = refused ?? planned[0];

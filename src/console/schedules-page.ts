@@ -4,7 +4,7 @@
 import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import type { JobSchedules, ScheduleSummary } from '../client/schedules';
-import { describe, ScheduleNotFoundError } from '../shared/errors';
+import { describeError, ScheduleNotFoundError } from '../shared/errors';
 import { requireRole } from './auth';
 import type { ConsoleDeps, ConsoleEnv } from './context';
 import { redirectWithNotice, takeNotice } from './notices';
@@ -92,7 +92,7 @@ export function scheduleRoutes({ jobs, config }: ConsoleDeps): Hono<ConsoleEnv> 
       try {
         return redirectWithNotice(c, '/schedules', 'ok', await run(c, id), config.secureCookies);
       } catch (err) {
-        if (err instanceof ScheduleNotFoundError) return redirectWithNotice(c, '/schedules', 'error', `Nothing done: ${describe(err)}`, config.secureCookies);
+        if (err instanceof ScheduleNotFoundError) return redirectWithNotice(c, '/schedules', 'error', `Nothing done: ${describeError(err)}`, config.secureCookies);
         throw err;
       }
     });

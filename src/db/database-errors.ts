@@ -1,7 +1,7 @@
 // Which errors of the jobs database waiting can fix, which a setting fixes, and which nothing but a
 // code or schema change fixes: one classification for every activity that touches the database.
 import type { ApplicationFailure } from '@temporalio/common';
-import { ErrorType, describe } from '../shared/errors';
+import { ErrorType, describeError } from '../shared/errors';
 import { nonRetryable, retryable } from '../shared/failures';
 
 /**
@@ -64,7 +64,7 @@ export function classifyDatabaseError(err: unknown, depth = 0): DatabaseErrorCla
 export function databaseFailure(err: unknown): ApplicationFailure | undefined {
   const found = classifyDatabaseError(err);
   if (!found) return undefined;
-  const detail = `${describe(err)} (${found.code})`;
+  const detail = `${describeError(err)} (${found.code})`;
   switch (found.kind) {
     case 'unavailable':
       return retryable(ErrorType.DatabaseUnavailable, `the jobs database is unavailable: ${detail}; retried on the step's schedule`, err);

@@ -1,4 +1,5 @@
-// The job entry point (`durable-jobs/job`): what a job type's definition module imports. Plain data
+// `durable-jobs/job`, deprecated since 0.3 (removed in 0.4): import from `durable-jobs/workflow`.
+// It was what a job type's definition module imports. Plain data
 // already in every workflow bundle (the definition, retry shapes, error types), without zod, the
 // catalog or the SDK's clients, so workflow code may import the definitions, and a catalog that
 // gathers them loads at once in `jobctl enqueue` (docs/performance.md). `durable-jobs/workflow`

@@ -1,6 +1,6 @@
-import { ErrorType } from '../job';
-import { exponential, schedule } from '../job';
-import { defineJob } from '../job';
+import { ErrorType } from '../workflow';
+import { exponentialRetry, retrySchedule } from '../workflow';
+import { defineJob } from '../workflow';
 import type { GenerateReportPayload } from './payloads/generate-report';
 
 export type { GenerateReportPayload } from './payloads/generate-report';
@@ -36,13 +36,13 @@ export const generateReportJob = defineJob({
      * resumes from the last heartbeat, so a batch never needs minutes of start-to-close.
      */
     report: {
-      retry: schedule('1s', '5s', '30s', '2m'),
+      retry: retrySchedule('1s', '5s', '30s', '2m'),
       nonRetryableErrorTypes: [ErrorType.InvalidPayload, GenerateReportErrorType.ReportFailed],
       timeouts: { startToClose: '5m', heartbeat: '10s' },
     },
     /** Removing temporary files after a failure or cancellation: best effort, never blocks the failure. */
     cleanup: {
-      retry: exponential({ initialInterval: '1s', maximumInterval: '10s', maximumAttempts: 3 }),
+      retry: exponentialRetry({ initialInterval: '1s', maximumInterval: '10s', maximumAttempts: 3 }),
       timeouts: { startToClose: '30s' },
     },
   },

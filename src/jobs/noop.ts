@@ -1,6 +1,6 @@
-import { ErrorType } from '../job';
-import { schedule } from '../job';
-import { defineJob } from '../job';
+import { ErrorType } from '../workflow';
+import { retrySchedule } from '../workflow';
+import { defineJob } from '../workflow';
 
 export type { NoopPayload } from './payloads/noop';
 
@@ -28,7 +28,7 @@ export const noopJob = defineJob({
   description: 'Do nothing (a health check and the benchmark job); failAttempts makes its first attempts fail',
   presets: {
     run: {
-      retry: schedule('1s', '5s', '30s'),
+      retry: retrySchedule('1s', '5s', '30s'),
       nonRetryableErrorTypes: [ErrorType.InvalidPayload],
       timeouts: { startToClose: '10s', scheduleToClose: '5m' },
     },

@@ -1,6 +1,6 @@
-import { ErrorType } from '../job';
-import { exponential, schedule } from '../job';
-import { defineJob } from '../job';
+import { ErrorType } from '../workflow';
+import { exponentialRetry, retrySchedule } from '../workflow';
+import { defineJob } from '../workflow';
 import type { ProcessPaymentPayload } from './payloads/process-payment';
 
 export type { ProcessPaymentPayload } from './payloads/process-payment';
@@ -60,7 +60,7 @@ export const processPaymentJob = defineJob({
   presets: {
     /** reserve, capture, release: a busy or unreachable database is retried; business failures are not. */
     step: {
-      retry: schedule('1s', '5s', '30s', '2m', '10m'),
+      retry: retrySchedule('1s', '5s', '30s', '2m', '10m'),
       nonRetryableErrorTypes: paymentBusinessErrors,
       timeouts: { startToClose: '30s', scheduleToClose: '30m' },
     },
@@ -69,7 +69,7 @@ export const processPaymentJob = defineJob({
      * (practically) ever: 10,000 attempts at most 10 minutes apart is about 70 days.
      */
     compensate: {
-      retry: exponential({ initialInterval: '1s', maximumInterval: '10m', maximumAttempts: 10_000 }),
+      retry: exponentialRetry({ initialInterval: '1s', maximumInterval: '10m', maximumAttempts: 10_000 }),
       timeouts: { startToClose: '30s' },
     },
   },

@@ -1,6 +1,6 @@
-import { ErrorType } from '../job';
-import { schedule } from '../job';
-import { defineJob } from '../job';
+import { ErrorType } from '../workflow';
+import { retrySchedule } from '../workflow';
+import { defineJob } from '../workflow';
 import type { SendEmailPayload } from './payloads/send-email';
 
 export type { SendEmailPayload } from './payloads/send-email';
@@ -47,7 +47,7 @@ export const sendEmailJob = defineJob({
   queue: { name: 'email', concurrency: 20 },
   presets: {
     send: {
-      retry: schedule('1s', '5s', '30s', '5m', '30m'),
+      retry: retrySchedule('1s', '5s', '30s', '5m', '30m'),
       nonRetryableErrorTypes: [SendEmailErrorType.SmtpRejected, SendEmailErrorType.InvalidAddress, ErrorType.InvalidPayload, SendEmailErrorType.OutboxUnwritable],
       // The attempt heartbeats while it talks to the server: a cancellation reaches it within about
       // 8s (80% of the timeout) and closes the connection; a dead worker is noticed in 10s.

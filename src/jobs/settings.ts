@@ -2,7 +2,8 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigError, describe } from '../client';
+import { ConfigError } from '../client';
+import { describeError } from '../activity';
 import { loadSettings, type SettingField, type SettingsOverrides } from '../worker';
 
 const bool = z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1');
@@ -65,12 +66,12 @@ function readCaFile(file: string): string {
   try {
     pem = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ConfigError([{ path: 'SMTP_CA_FILE', message: `cannot read ${file}: ${describe(err)}` }], { cause: err });
+    throw new ConfigError([{ path: 'SMTP_CA_FILE', message: `cannot read ${file}: ${describeError(err)}` }], { cause: err });
   }
   try {
     new X509Certificate(pem);
   } catch (err) {
-    throw new ConfigError([{ path: 'SMTP_CA_FILE', message: `${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----): ${describe(err)}` }], { cause: err });
+    throw new ConfigError([{ path: 'SMTP_CA_FILE', message: `${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----): ${describeError(err)}` }], { cause: err });
   }
   return pem;
 }

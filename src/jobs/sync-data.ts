@@ -1,6 +1,6 @@
-import { ErrorType } from '../job';
-import { schedule } from '../job';
-import { defineJob } from '../job';
+import { ErrorType } from '../workflow';
+import { retrySchedule } from '../workflow';
+import { defineJob } from '../workflow';
 import type { SyncDataPayload } from './payloads/sync-data';
 
 export type { SyncDataPayload } from './payloads/sync-data';
@@ -54,7 +54,7 @@ export const syncDataJob = defineJob({
     /** One page: fetch, validate, upsert and checkpoint. */
     page: {
       // A Retry-After from the source replaces the step of this schedule for that attempt.
-      retry: schedule('1s', '5s', '30s', '2m', '5m', '15m', '30m'),
+      retry: retrySchedule('1s', '5s', '30s', '2m', '5m', '15m', '30m'),
       nonRetryableErrorTypes: [SyncDataErrorType.SyncRejected, SyncDataErrorType.SyncInvalidData, ErrorType.InvalidPayload],
       // Heartbeats while fetching, so a cancellation aborts the request and a dead worker is noticed in 10s.
       timeouts: { startToClose: '1m', heartbeat: '10s' },

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 import { ProvisionError, type RouteFailure } from './errors';
 
 /** Settings every provisioning function reads. */
@@ -48,8 +48,8 @@ export async function firstWorking<T>(what: string, routes: Route<T>[], log: Pro
       const value = await route.attempt();
       return { value, route: route.name };
     } catch (err) {
-      failures.push({ route: route.name, reason: describe(err) });
-      log(`${what}: ${route.name}: ${describe(err)}`, 'debug');
+      failures.push({ route: route.name, reason: describeError(err) });
+      log(`${what}: ${route.name}: ${describeError(err)}`, 'debug');
       if (route.decisive && !(err instanceof NotSetError)) break;
     }
   }
@@ -102,6 +102,6 @@ export async function assertReachable(url: string, timeoutMs = 5000): Promise<vo
     await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
     const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
-    throw new Error(`cannot reach ${new URL(url).host} (${describe(err)}${cause})`);
+    throw new Error(`cannot reach ${new URL(url).host} (${describeError(err)}${cause})`);
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ConfigError, describe, type FieldIssue } from './errors';
+import { ConfigError, describeError, type FieldIssue } from './errors';
 
 /** One AES-256 key and the ID stored beside every payload it encrypted. */
 export interface EncryptionKey {
@@ -66,7 +66,7 @@ export function loadKeyRing(settings: { encryptionKeys?: string; encryptionKeyFi
   try {
     text = readFileSync(settings.encryptionKeyFile, 'utf8');
   } catch (err) {
-    throw new ConfigError([{ path: 'ENCRYPTION_KEY_FILE', message: `cannot read ${settings.encryptionKeyFile}: ${describe(err)}` }]);
+    throw new ConfigError([{ path: 'ENCRYPTION_KEY_FILE', message: `cannot read ${settings.encryptionKeyFile}: ${describeError(err)}` }]);
   }
   return parseKeyRing(text, 'ENCRYPTION_KEY_FILE');
 }

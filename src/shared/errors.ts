@@ -236,6 +236,9 @@ export function formatIssues(issues: readonly FieldIssue[]): string {
 }
 
 /** The message of anything thrown. */
-export function describe(err: unknown): string {
+export function describeError(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** @deprecated Since 0.3: {@link describeError} (`describe` shadows the test runner's global); removed in 0.4. */
+export const describe = describeError;

@@ -28,15 +28,20 @@ export interface ScheduledRetry {
 export type RetryShape = ExponentialRetry | ScheduledRetry;
 
 /** Builds an {@link ExponentialRetry}, filling in the documented defaults. */
-export function exponential(options: Partial<Omit<ExponentialRetry, 'kind'>> & { maximumAttempts: number }): ExponentialRetry {
+export function exponentialRetry(options: Partial<Omit<ExponentialRetry, 'kind'>> & { maximumAttempts: number }): ExponentialRetry {
   return { kind: 'exponential', initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10m', ...options };
 }
 
-/** Builds a {@link ScheduledRetry} from its waits. */
-export function schedule(...delays: Duration[]): ScheduledRetry {
+/** Builds a {@link ScheduledRetry} from its waits: `retrySchedule('1s', '5s', '30s')` (cron schedules are `JobSchedules`). */
+export function retrySchedule(...delays: Duration[]): ScheduledRetry {
   if (delays.length === 0) throw new TypeError('a retry schedule needs at least one delay');
   return { kind: 'schedule', delays };
 }
+
+/** @deprecated Since 0.3: {@link retrySchedule} (named apart from cron schedules); removed in 0.4. */
+export const schedule = retrySchedule;
+/** @deprecated Since 0.3: {@link exponentialRetry}; removed in 0.4. */
+export const exponential = exponentialRetry;
 
 /** Attempts in all, the first one included. */
 export function maxAttempts(shape: RetryShape): number {

@@ -16,7 +16,7 @@ import { migrateToLatest } from '../db/migrate';
 import { loadConfig } from '../shared/config';
 import { dataConverterFor } from '../shared/data-converter';
 import { workerTracing } from '../worker/library-parts';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 import type { ActivityContext, DatabaseDefinition } from '../worker/define-worker';
 import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
 import { startDevServerEnv, startTimeSkippingEnv, type TestEnvOptions } from './environment';
@@ -124,7 +124,7 @@ export async function startJobTestKit<S extends PayloadSchemas>(options: JobTest
     const running = Promise.all(worker.workers.map((w) => w.run()));
     const stopped = running.then(
       () => Promise.reject(new Error('the test kit’s worker has stopped (close() was called)')),
-      (err: unknown) => Promise.reject(new Error(`the test kit’s worker failed: ${describe(err)}`, { cause: err })),
+      (err: unknown) => Promise.reject(new Error(`the test kit’s worker failed: ${describeError(err)}`, { cause: err })),
     );
     stopped.catch(() => {});
     stopWorkers = async () => {

@@ -1,7 +1,7 @@
 import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { QueuePlan } from '../catalog/task-queues';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 import { readRatePerKey } from '../client/task-queue-stats';
 
 export { readRatePerKey };
@@ -39,7 +39,7 @@ export async function applyRatePerKey(client: Client, plans: readonly QueuePlan[
     try {
       await updateRate(client, plan.taskQueue, plan.ratePerKey, reason);
     } catch (err) {
-      const detail = isGrpcServiceError(err) ? (err.details ?? err.message) : describe(err);
+      const detail = isGrpcServiceError(err) ? (err.details ?? err.message) : describeError(err);
       throw new Error(`cannot set limits.ratePerKey (${plan.ratePerKey}/s) of ${plan.types.join(', ')} on task queue ${plan.taskQueue}: the Temporal server refused UpdateTaskQueueConfig: ${detail}`, { cause: err });
     }
     log?.info('worker:rate-per-key', { taskQueue: plan.taskQueue, ratePerKey: plan.ratePerKey, types: plan.types });

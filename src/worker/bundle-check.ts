@@ -8,7 +8,7 @@ const heavyPackages = ['zod'];
 /**
  * The heavy packages a workflow bundle contains (its code names each module's path): a user's
  * workflow or job definition that imports its payload schema at the top, say. The worker warns at
- * start, naming them; lint (`durable-jobs/eslint`) catches the import before that.
+ * start, naming them; lint (`workflowCodeRules` from `durable-jobs/workflow`) catches the import before that.
  */
 export function heavyModulesIn(bundleCode: string): string[] {
   return heavyPackages.filter((name) => bundleCode.includes(`node_modules/${name}/`));

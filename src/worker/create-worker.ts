@@ -7,7 +7,7 @@ import { planQueues, type QueuePlan } from '../catalog/task-queues';
 import { openDatabase, redactDatabaseUrl } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
 import { resolveConfig, type Config, type ConfigOverrides } from '../shared/config';
-import { ConfigError, UnreachableError, describe } from '../shared/errors';
+import { ConfigError, UnreachableError, describeError } from '../shared/errors';
 import { assertNamespace } from './namespace-check';
 import { dataConverterFor } from '../shared/data-converter';
 import { ensureSearchAttributes } from '../shared/ensure-search-attributes';
@@ -124,7 +124,7 @@ export async function createWorker<S extends PayloadSchemas, DB>(options: Create
         await migrateToLatest(db, options.database.migrations);
         if (options.seed) await options.database.seed?.(db);
       } catch (err) {
-        throw new Error(`cannot prepare the jobs database ${redactDatabaseUrl(config.databaseUrl)} (DATABASE_URL): ${describe(err)}`, { cause: err });
+        throw new Error(`cannot prepare the jobs database ${redactDatabaseUrl(config.databaseUrl)} (DATABASE_URL): ${describeError(err)}`, { cause: err });
       }
     }
     const connectionConfig = connectionOptions(config);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../shared/config';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 import { waitForFrontend } from '../shared/wait-for-frontend';
 import { isListening } from '../shared/net';
 import { devServerDynamicConfigArgs } from '../shared/dev-server-config';
@@ -68,9 +68,38 @@ export async function startDevServer(
     ...Object.entries(customSearchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
     ...(codecEndpoint ? ['--ui-codec-endpoint', codecEndpoint] : []),
   ];
+  for (let attempt = 1; ; attempt++) {
+    const started = await launch(cliPath, args, config, address, readyTimeoutMs);
+    if ('stop' in started) return { address, httpAddress: `${config.devServerIp}:${config.devServerHttpPort}`, uiUrl: `http://${config.devServerIp}:${config.devServerUiPort}`, ...started };
+    // The CLI finds ports of its own free (history, matching, metrics) and binds them a moment
+    // later: on a busy machine another process can take one between the two, and the server exits
+    // at once. Ours were checked above; its own are chosen afresh by a new start.
+    if (attempt >= devServerStarts || !portTaken(started.stderr)) throw started.error;
+    log(`the Temporal dev server exited before it was ready (a port it chose was taken meanwhile); starting it again (${attempt + 1} of ${devServerStarts})`);
+  }
+}
+
+/** Starts of the dev server tried when it exits because a port it chose itself was taken. */
+const devServerStarts = 3;
+
+/** Whether the dev server's last words say that a port was taken. */
+export function portTaken(stderr: string): boolean {
+  return /address already in use|bind: /i.test(stderr);
+}
+
+type Launched = Pick<DevServer, 'stop' | 'pid'> | { error: Error; stderr: string };
+
+async function launch(cliPath: string, args: string[], config: Config, address: string, readyTimeoutMs: number): Promise<Launched> {
+  const dbFile = path.join(config.dataDir, 'temporal.db');
   // Its own process group: a terminal's Ctrl-C reaches only us, so the worker drains before the server stops.
-  // Its stdout is only a banner (with a metrics address that is not the worker's); errors go to stderr.
-  const child = spawn(cliPath, args, { stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+  // Its stdout is only a banner (with a metrics address that is not the worker's); errors go to
+  // stderr, passed on to ours and kept (its tail) to tell a port taken from other failures.
+  const child = spawn(cliPath, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    stderr = (stderr + chunk.toString('utf8')).slice(-8192);
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   if (child.pid !== undefined) await recordDevServer(config.dataDir, child.pid);
   const dismissGuard = child.pid !== undefined ? guardDevServer(child.pid, dbFile, config.dataDir) : () => {};
@@ -87,15 +116,15 @@ export async function startDevServer(
     await waitUntilReady(address, exited, readyTimeoutMs);
   } catch (err) {
     await stop();
-    throw err;
+    return { error: err instanceof Error ? err : new Error(String(err)), stderr };
   }
-  return { address, httpAddress: `${config.devServerIp}:${config.devServerHttpPort}`, uiUrl: `http://${config.devServerIp}:${config.devServerUiPort}`, stop, pid: child.pid };
+  return { stop, pid: child.pid };
 }
 
 async function waitUntilReady(address: string, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
   const wait = await waitForFrontend(address, { timeoutMs, exited });
   if (wait.answered) return;
-  if ('lastError' in wait) throw new Error(`the Temporal dev server did not answer at ${address} within ${timeoutMs} ms: ${describe(wait.lastError)}`);
+  if ('lastError' in wait) throw new Error(`the Temporal dev server did not answer at ${address} within ${timeoutMs} ms: ${describeError(wait.lastError)}`);
   throw new Error(`the Temporal dev server exited with code ${String(wait.exit)} before it was ready`);
 }
 

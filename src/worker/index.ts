@@ -10,3 +10,4 @@ export { migrateToLatest } from '../db/migrate';
 export { redactDatabaseUrl } from '../db/database';
 export { loadSettings, type SettingField, type SettingsOf, type SettingsOverrides } from '../shared/settings';
 export { describeRedacted, redact, secretsFromEnv } from '../shared/redact';
+export { startConsole, hashPassword, type ConsoleAccount, type ConsoleRole, type ConsoleUser, type ConsoleConfig, type ConsoleConfigOverrides, type RunningConsole, type StartConsoleOptions } from './console';

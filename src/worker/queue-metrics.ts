@@ -10,7 +10,7 @@ import { readRatePerKey, taskQueueBacklog } from '../client/task-queue-stats';
 import type { Catalog } from '../catalog/catalog';
 import { taskQueueFor } from '../catalog/task-queues';
 import { jobMetrics, type JobMetric } from '../shared/job-metrics';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 import type { Config } from '../shared/config';
 
 /** Stops a {@link startQueueSampler}. */
@@ -94,7 +94,7 @@ export function startQueueSampler(
       failing = false;
     } catch (err) {
       if (stopped) return;
-      if (!failing) logger.warn({ error: describe(err) }, 'metrics:sampling-failed');
+      if (!failing) logger.warn({ error: describeError(err) }, 'metrics:sampling-failed');
       failing = true;
     }
   };

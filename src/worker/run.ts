@@ -5,7 +5,7 @@ import type { PayloadSchemas } from '../catalog/catalog';
 import { planQueues } from '../catalog/task-queues';
 import { resolveConfig } from '../shared/config';
 import { checkFlowControl, flowControlFix, flowControlProblems, flowControlUses } from '../client/flow-control-check';
-import { describe } from '../shared/errors';
+import { describeError } from '../shared/errors';
 import { createWorker, type CreateWorkerOptions } from './create-worker';
 import { installRuntime, metricsBindAddress } from './logger';
 import { startQueueSampler, type StopSampler } from './queue-metrics';
@@ -88,7 +88,7 @@ async function logFlowControl(client: Client, taskQueue: string, uses: { fairnes
     if (problems.length === 0) logger.info({ ...support }, 'worker:flow-control');
     else logger.warn({ ...support, problems, fix: flowControlFix() }, `worker:flow-control — ${problems.join('; ')}`);
   } catch (err) {
-    logger.warn({ taskQueue, error: describe(err) }, 'worker:flow-control — the server could not be checked for fairness and partitions (jobctl doctor tries again)');
+    logger.warn({ taskQueue, error: describeError(err) }, 'worker:flow-control — the server could not be checked for fairness and partitions (jobctl doctor tries again)');
   }
 }
 

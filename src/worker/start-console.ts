@@ -3,7 +3,7 @@
 import type pino from 'pino';
 import type { Catalog } from '../catalog/catalog';
 import { JobClient } from '../client/job-client';
-import { startConsole } from '../console';
+import { startConsole } from './console';
 import { openDatabase } from '../db/database';
 import type { Config } from '../shared/config';
 import { ConfigError } from '../shared/errors';

@@ -6,14 +6,14 @@ import { prepareJob } from '../../src/catalog/prepare-job';
 import { validateRedrivePayload } from '../../src/catalog/validate';
 import { InvalidPayloadError } from '../../src/shared/errors';
 import { defineJob, type JobDefinition } from '../../src/catalog/define-job';
-import { schedule } from '../../src/shared/retry';
+import { retrySchedule } from '../../src/shared/retry';
 import { catalog as builtIn } from '../../src/jobs/catalog';
 
 const ping = defineJob({
   type: 'ping',
   workflowType: 'pingWorkflow',
   description: 'ping',
-  presets: { run: { retry: schedule('1s', '5s'), timeouts: { startToClose: '10s' } } },
+  presets: { run: { retry: retrySchedule('1s', '5s'), timeouts: { startToClose: '10s' } } },
   mainPreset: 'run',
 });
 const payload = z.object({});
@@ -41,7 +41,7 @@ describe('defineCatalog checks', () => {
   });
 
   it('names durations the SDK would refuse, in the retry schedule and the timeouts', () => {
-    const bad = { ...ping, presets: { run: { retry: schedule('1s', 'banana' as never), timeouts: { startToClose: '-1s', heartbeat: '0s' } } } };
+    const bad = { ...ping, presets: { run: { retry: retrySchedule('1s', 'banana' as never), timeouts: { startToClose: '-1s', heartbeat: '0s' } } } };
     assert.deepEqual(problems([bad]), [
       "jobs.0 (ping).presets.run.timeouts.startToClose: must be a duration of more than 0, such as '30s', '5m' or 1500 (ms)",
       "jobs.0 (ping).presets.run.timeouts.heartbeat: must be a duration of more than 0, such as '30s', '5m' or 1500 (ms)",

@@ -11,12 +11,12 @@ import { flowControlOf, formatFlowControl, parseFairnessFlags } from '../../src/
 import { UsageError } from '../../src/client/cli-support';
 import { formatJobRecord } from '../../src/client/format';
 import { InvalidOptionError, InvalidPayloadError } from '../../src/shared/errors';
-import { schedule } from '../../src/shared/retry';
+import { retrySchedule } from '../../src/shared/retry';
 import { catalog as builtIn } from '../../src/jobs/catalog';
 import { fairnessCatalog } from '../fixtures/fairness/catalog';
 import { tenantWorkJob } from '../fixtures/limits/jobs';
 
-const run = { run: { retry: schedule('1s'), timeouts: { startToClose: '10s' } } };
+const run = { run: { retry: retrySchedule('1s'), timeouts: { startToClose: '10s' } } };
 const plain = defineJob({ type: 'plain', workflowType: 'plainWorkflow', description: 'no fairness', presets: run, mainPreset: 'run' });
 const keyed = (fairness: (p: { k: string }) => { key: string; weight?: number }) =>
   defineJob({ type: 'keyed', workflowType: 'keyedWorkflow', description: 'keyed', presets: run, mainPreset: 'run', fairness });

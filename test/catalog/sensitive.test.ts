@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { defineCatalog } from '../../src/catalog';
 import { maskSensitive, scrubSensitive } from '../../src/catalog/sensitive';
-import { defineJob, schedule } from '../../src/workflow';
+import { defineJob, retrySchedule } from '../../src/workflow';
 
 const hook = (sensitive: unknown) =>
-  defineJob({ type: 'deliver-hook', workflowType: 'deliverHookWorkflow', description: 'Deliver a webhook', presets: { send: { retry: schedule('1s'), timeouts: { startToClose: '10s' } } }, mainPreset: 'send', sensitive: sensitive as string[] });
+  defineJob({ type: 'deliver-hook', workflowType: 'deliverHookWorkflow', description: 'Deliver a webhook', presets: { send: { retry: retrySchedule('1s'), timeouts: { startToClose: '10s' } } }, mainPreset: 'send', sensitive: sensitive as string[] });
 const payloads = { 'deliver-hook': z.object({ url: z.string(), secret: z.string(), auth: z.object({ key: z.string() }).optional(), headers: z.array(z.object({ value: z.string() })).optional() }) };
 
 describe('sensitive payload fields', () => {

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { classifyDatabaseError, databaseFailure } from '../../src/db/database-errors';
 import { toScheduledFailure } from '../../src/activity/retry-schedule';
 import { ErrorType } from '../../src/shared/errors';
-import { schedule } from '../../src/shared/retry';
+import { retrySchedule } from '../../src/shared/retry';
 import { freePort } from '../helpers/processes';
 import { testPostgresUrl } from '../helpers/db';
 
@@ -39,7 +39,7 @@ describe('database error classification [sqlite]', () => {
       holder.exec('BEGIN EXCLUSIVE');
       const err = await errorOf(() => waiter.prepare('INSERT INTO t VALUES (?)').run('x'));
       assert.deepEqual(classifyDatabaseError(err), { kind: 'unavailable', code: 'SQLITE_BUSY' });
-      const failure = toScheduledFailure(schedule('1s', '5s'), 1, err) as ApplicationFailure;
+      const failure = toScheduledFailure(retrySchedule('1s', '5s'), 1, err) as ApplicationFailure;
       assert.equal(failure.type, ErrorType.DatabaseUnavailable);
       assert.equal(failure.nonRetryable, false);
       assert.equal(failure.nextRetryDelay, '1s');
@@ -58,7 +58,7 @@ describe('database error classification [sqlite]', () => {
       const noTable = await errorOf(() => db.prepare('SELECT * FROM missing').all());
       for (const err of [duplicate, noTable]) {
         assert.equal(classifyDatabaseError(err)?.kind, 'rejected', String(err));
-        const failure = toScheduledFailure(schedule('1s'), 1, err) as ApplicationFailure;
+        const failure = toScheduledFailure(retrySchedule('1s'), 1, err) as ApplicationFailure;
         assert.equal(failure.type, ErrorType.DatabaseRejected);
         assert.equal(failure.nonRetryable, true);
       }
@@ -132,7 +132,7 @@ describe('database error classification [postgres]', function () {
     for (const [url, code] of [[wrong, '28P01'], [missing, '3D000']] as const) {
       const err = await errorOf(() => withClient(async () => undefined, url.toString()));
       assert.deepEqual(classifyDatabaseError(err), { kind: 'config', code });
-      const failure = toScheduledFailure(schedule('1s', '5s'), 2, err) as ApplicationFailure;
+      const failure = toScheduledFailure(retrySchedule('1s', '5s'), 2, err) as ApplicationFailure;
       assert.equal(failure.type, ErrorType.DatabaseConfig);
       assert.equal(failure.nonRetryable, false);
       assert.equal(failure.nextRetryDelay, '5s');
@@ -153,7 +153,7 @@ describe('database error classification [postgres]', function () {
       ];
       for (const err of errors) {
         assert.equal(classifyDatabaseError(err)?.kind, 'rejected', String(err));
-        const failure = toScheduledFailure(schedule('1s'), 1, err) as ApplicationFailure;
+        const failure = toScheduledFailure(retrySchedule('1s'), 1, err) as ApplicationFailure;
         assert.equal(failure.type, ErrorType.DatabaseRejected);
         assert.equal(failure.nonRetryable, true);
       }

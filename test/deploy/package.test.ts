@@ -38,20 +38,18 @@ describe('the package', () => {
   });
 
   it('maps every entry point to built JavaScript and its declarations, and keeps the client the main one', () => {
-    const entries = Object.entries(pkg.exports).filter(([name]) => name !== './package.json' && name !== './eslint');
-    assert.deepEqual(entries.map(([name]) => name), ['.', './client', './catalog', './job', './worker', './console', './workflow', './activity', './testing']);
+    const entries = Object.entries(pkg.exports).filter(([name]) => name !== './package.json');
+    assert.deepEqual(entries.map(([name]) => name), ['.', './client', './catalog', './job', './worker', './console', './workflow', './activity', './testing', './eslint']);
     for (const [name, target] of entries) {
       assert.ok(typeof target === 'object', `${name} has conditions`);
       assert.deepEqual(Object.keys(target), ['types', 'default'], `${name}: types first, as TypeScript requires`);
       assert.equal(target.types, target.default.replace(/\.js$/, '.d.ts'));
       for (const file of [target.types, target.default]) assert.ok(existsSync(path.join(repoRoot, file)), `${name}: ${file} is built`);
     }
-    assert.deepEqual(pkg.exports['.'], pkg.exports['./client']);
     assert.equal(`./${pkg.main}`, (pkg.exports['.'] as { default: string }).default);
     assert.equal(pkg.private, undefined, 'publishable');
-    // The lint rules for a team's workflow code: plain CommonJS for ESLint's flat config.
-    assert.equal(pkg.exports['./eslint'], './lint/workflow-rules.cjs');
-    assert.ok(pkg.files?.includes('lint/workflow-rules.cjs'), 'shipped');
+    // The lint rules for a team's workflow code (0.2's path, deprecated): the module durable-jobs/workflow exports them from.
+    assert.equal((pkg.exports['./eslint'] as { default: string }).default, './dist/workflow/lint-rules.js');
   });
 
   it('imports SDK internals (@temporalio/*/lib/…) only through src/shared/sdk-internals.ts and, for the client\'s and the worker\'s (which workflow code must not load), src/client/sdk-client-internals.ts and src/worker/sdk-worker-internals.ts', () => {

@@ -4,12 +4,12 @@ import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { repoRoot } from '../helpers/env';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { workflowCodeRules } = require('../../lint/workflow-rules.cjs') as { workflowCodeRules: (options: { files: string[] }) => object };
+import { builtinModules } from 'node:module';
+import { nodeBuiltins, workflowCodeRules } from '../../src/workflow/lint-rules';
 
-// The shipped lint rules for a team's workflow code (`durable-jobs/eslint`), with their defaults,
+// The shipped lint rules for a team's workflow code (`workflowCodeRules` from durable-jobs/workflow), with their defaults,
 // on a job definition's imports as a project writes them: with and without nodenext's `.js`.
-describe('the workflow code lint rules (durable-jobs/eslint)', function () {
+describe('the workflow code lint rules (workflowCodeRules)', function () {
   this.timeout(60_000);
   const eslint = new ESLint({
     cwd: repoRoot,
@@ -21,7 +21,7 @@ describe('the workflow code lint rules (durable-jobs/eslint)', function () {
     return result!.messages.some((m) => m.ruleId === '@typescript-eslint/no-restricted-imports');
   };
 
-  for (const specifier of ['./charge.payload', './charge.payload.js', '../payloads/charge', '../payloads/charge.js', '../catalog', '../catalog.js', '../activities', '../activities.js', 'zod', 'durable-jobs', 'durable-jobs/catalog', 'durable-jobs/console', 'durable-jobs/worker', 'node:fs']) {
+  for (const specifier of ['./charge.payload', './charge.payload.js', '../payloads/charge', '../payloads/charge.js', '../catalog', '../catalog.js', '../activities', '../activities.js', 'zod', 'durable-jobs', 'durable-jobs/catalog', 'durable-jobs/console', 'durable-jobs/worker', 'durable-jobs/activity', 'node:fs', 'node:fs/promises', 'node:sqlite', 'fs', 'worker_threads']) {
     it(`refuses ${specifier} in a definition`, async () => {
       assert.ok(await flagged(`import { x } from '${specifier}';`), specifier);
     });
@@ -31,6 +31,9 @@ describe('the workflow code lint rules (durable-jobs/eslint)', function () {
       assert.equal(await flagged(`import { x } from '${specifier}';`), false, specifier);
     });
   }
+  it('names every built-in module of this Node (the bare names; `node:` ones by pattern)', () => {
+    assert.deepEqual(builtinModules.filter((name) => !name.startsWith('node:') && !nodeBuiltins.includes(name)), []);
+  });
   it('allows a payload type imported as a type only', async () => {
     assert.equal(await flagged(`import type { x } from './charge.payload.js';`), false);
   });

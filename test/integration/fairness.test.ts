@@ -107,7 +107,7 @@ describe('fairness between tenants and rate per key (real dev server)', function
     assert.ok(starts.filter((s) => s.tenant === 'heavy').every((s) => s.fairnessWeight === 3), 'the weight reaches every attempt');
   });
 
-  it(`holds each key to limits.ratePerKey (${limitedRatePerKey}/s measured over 20 s: at most 10% over, at least 80% of it), the other key unaffected`, async () => {
+  it(`holds each key to limits.ratePerKey (${limitedRatePerKey}/s measured over 20 s: at most 10% over; not held to the queue's rate shared by the keys), the other key unaffected`, async () => {
     const taskQueue = uniqueId('rate');
     const jobs: FixtureClient = new JobClient(env.client, { catalog: fairnessCatalog, taskQueue });
     const starts: StepStart[] = [];
@@ -130,10 +130,11 @@ describe('fairness between tenants and rate per key (real dev server)', function
     for (const { key, rate, total } of rates) {
       assert.equal(total, perKey, `every ${key} job started once`);
       // The limit is a ceiling: 10% over it is the server letting too much through. Below it, a
-      // loaded machine is slow on its own (two suites side by side on 2 cores ran 3.50/s for 4/s):
-      // the floor only catches a limit stricter than declared.
+      // loaded machine is slow on its own (two suites side by side on 2 cores ran 3.10 and 3.50/s
+      // for 4/s), so the floor is not a speed: it catches the limit held stricter than declared,
+      // as the queue's rate shared by both keys (2/s each) or halved, which is 50% or less.
       assert.ok(rate <= limitedRatePerKey * 1.1, `${key}: ${rate.toFixed(2)} starts/s is more than 10% over ${limitedRatePerKey}`);
-      assert.ok(rate >= limitedRatePerKey * 0.8, `${key}: ${rate.toFixed(2)} starts/s is below 80% of ${limitedRatePerKey}: held stricter than declared`);
+      assert.ok(rate > limitedRatePerKey * 0.6, `${key}: ${rate.toFixed(2)} starts/s is 60% of ${limitedRatePerKey} or less: held stricter than declared (shared by the keys?)`);
     }
   });
 

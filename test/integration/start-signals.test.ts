@@ -57,8 +57,12 @@ describe('npm start under repeated and fatal signals', function () {
   });
 
   const start = async () => {
-    // A port picked free in before() may be some process's by now (a CI run once found this one taken): the HTTP port, which no check here reads, is picked afresh.
-    env.DEV_SERVER_HTTP_PORT = String(await freePort());
+    // A port picked free earlier may be some process's by now (a CI run once found one taken; a
+    // port the last server released can go to any outgoing connection): each start takes new ones.
+    // A start is clean by its data directory (the pid file, the database), not by its ports.
+    grpcPort = await freePort();
+    uiPort = await freePort();
+    Object.assign(env, { DEV_SERVER_PORT: String(grpcPort), DEV_SERVER_UI_PORT: String(uiPort), DEV_SERVER_HTTP_PORT: String(await freePort()) });
     const system = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], env, repoRoot);
     started.push(system);
     await system.waitFor('Stop: ', 240_000);

@@ -38,6 +38,7 @@ export const lanes: Lane[] = [
       ...inFolder('docs', ['links', 'reference']),
       ...inFolder('jobs', ['catalog', 'task-queues', 'worker']),
       ...inFolder('lanes', ['lanes']),
+      ...inFolder('package', ['entry-points']),
       ...inFolder('provision', ['heartbeat', 'parts']),
       ...inFolder('shared', ['attempts', 'config', 'encryption-codec', 'ensure-search-attributes', 'project-modules', 'retry', 'stall']),
       ...inFolder('worker', ['bundle-check', 'check-workflows', 'library-activities', 'logger', 'orphan-watch', 'sandbox-timeout', 'tracing']),
@@ -51,6 +52,7 @@ export const lanes: Lane[] = [
     files: [
       ...inFolder('client', ['cli-status', 'enqueue-many', 'enqueue', 'fuzz', 'history', 'http-enqueue', 'http-reads', 'job-record', 'priority', 'schedules']),
       ...inFolder('console', ['jobctl-console']),
+      ...inFolder('worker', ['dev-server-start']),
       ...inFolder('integration', [
         'bring-your-own-temporal',
         'cancellation',

@@ -73,13 +73,26 @@ describe('a plain install of the packed tarball (the README’s install line, no
     assert.match(postgres.stdout.trim(), /^jobs:missing-package: a PostgreSQL jobs database needs pg, which is not installed: npm install --save-exact pg@8\.\d+\.\d+$/);
   });
 
-  it('the console and the test kit without their packages fail at import with one line naming them', async () => {
+  it('the console (at its start; at import of the deprecated durable-jobs/console) and the test kit (at import) without their packages fail with one line naming them', async () => {
+    const consoleLine = /^jobs:missing-package: the console needs hono, @hono\/node-server, htmx\.org, uplot, which are not installed: npm install --save-exact hono@\S+ @hono\/node-server@\S+ htmx\.org@\S+ uplot@\S+$/;
+    const started = await node(`const w = require('durable-jobs/worker'); w.startConsole({}).then(() => process.exit(0), (e) => { console.log(e.message); process.exit(3) })`);
+    assert.equal(started.code, 3, started.stderr);
+    assert.match(started.stdout.trim(), consoleLine, 'the worker entry point loads without them; startConsole names them');
     const consoleEntry = await node(`try { require('durable-jobs/console') } catch (e) { console.log(e.message); process.exit(3) }`);
     assert.equal(consoleEntry.code, 3, consoleEntry.stderr);
-    assert.match(consoleEntry.stdout.trim(), /^jobs:missing-package: the console needs hono, @hono\/node-server, htmx\.org, uplot, which are not installed: npm install --save-exact hono@\S+ @hono\/node-server@\S+ htmx\.org@\S+ uplot@\S+$/);
+    assert.match(consoleEntry.stdout.trim(), consoleLine);
     const kit = await node(`try { require('durable-jobs/testing') } catch (e) { console.log(e.message); process.exit(3) }`);
     assert.equal(kit.code, 3, kit.stderr);
     assert.match(kit.stdout.trim(), /^jobs:missing-package: the test kit \(durable-jobs\/testing\) needs @temporalio\/testing, which is not installed: npm install --save-exact --save-dev @temporalio\/testing@1\.24\.0$/);
+  });
+
+  it('loads every entry point without an optional peer (the test kit and the deprecated console aside), and the 0.2 ones as deprecated aliases', async () => {
+    const loaded = await node(`for (const e of ['durable-jobs', 'durable-jobs/catalog', 'durable-jobs/workflow', 'durable-jobs/activity', 'durable-jobs/worker', 'durable-jobs/client', 'durable-jobs/job', 'durable-jobs/eslint']) require(e);
+      const ok = [require('durable-jobs/client').JobClient === require('durable-jobs').JobClient, require('durable-jobs/job').defineJob === require('durable-jobs/workflow').defineJob,
+        require('durable-jobs/eslint').workflowCodeRules === require('durable-jobs/workflow').workflowCodeRules, require('durable-jobs/workflow').retrySchedule('1s').kind === 'schedule'];
+      console.log(JSON.stringify(ok))`);
+    assert.equal(loaded.code, 0, loaded.stderr);
+    assert.equal(loaded.stdout.trim(), '[true,true,true,true]');
   });
 
   it('tracing turned on without OpenTelemetry fails the worker’s start with one line naming the packages', async () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { toScheduledFailure } from '../../src/activity/retry-schedule';
-import { delayAfterAttempt, exponential, maxAttempts, schedule, toRetryPolicy } from '../../src/shared/retry';
+import { delayAfterAttempt, exponentialRetry, maxAttempts, retrySchedule, toRetryPolicy } from '../../src/shared/retry';
 
 describe('retry shapes', () => {
-  const steps = schedule('1s', '5s', '30s', '5m', '30m');
+  const steps = retrySchedule('1s', '5s', '30s', '5m', '30m');
 
   it('a schedule of N delays allows N+1 attempts and names each wait', () => {
     assert.equal(maxAttempts(steps), 6);
@@ -22,7 +22,7 @@ describe('retry shapes', () => {
   });
 
   it('exponential fills in documented defaults and maps one-to-one onto the policy', () => {
-    const shape = exponential({ maximumAttempts: 4 });
+    const shape = exponentialRetry({ maximumAttempts: 4 });
     assert.deepEqual(toRetryPolicy(shape), {
       maximumAttempts: 4,
       nonRetryableErrorTypes: [],
@@ -34,7 +34,7 @@ describe('retry shapes', () => {
   });
 
   it('rejects an empty schedule', () => {
-    assert.throws(() => schedule(), /at least one delay/);
+    assert.throws(() => retrySchedule(), /at least one delay/);
   });
 
   it('toScheduledFailure keeps non-retryable failures and stamps retryable ones with the step', () => {
@@ -48,7 +48,7 @@ describe('retry shapes', () => {
   });
 
   it('toScheduledFailure gives a plain error a type on the last attempt too, and under an exponential shape', () => {
-    for (const [shape, attempt] of [[steps, 6], [exponential({ maximumAttempts: 3 }), 1]] as const) {
+    for (const [shape, attempt] of [[steps, 6], [exponentialRetry({ maximumAttempts: 3 }), 1]] as const) {
       const failure = toScheduledFailure(shape, attempt, new Error('disk on fire'));
       assert.ok(failure instanceof ApplicationFailure);
       assert.equal(failure.type, 'jobs:unexpected');
