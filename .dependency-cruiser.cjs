@@ -7,7 +7,7 @@
 // test/deploy/layering.test.ts shows each one firing.
 
 /** The library itself: it knows job types only through the catalog it is given. */
-const core = '^src/(catalog|job|workflow|activity|client|worker|shared|testing|db|provision)/';
+const core = '^src/(catalog|deprecated|workflow|activity|client|worker|shared|testing|db|provision)/';
 
 /** The built-in catalog: the five job types, their workflows, activities, settings and tables (src/jobs/database). */
 const builtIns = '^src/(jobs|workflows|activities)/';
@@ -18,7 +18,7 @@ const builtIns = '^src/(jobs|workflows|activities)/';
  */
 const workflowCode = [
   '^src/workflows?/',
-  '^src/job/',
+  '^src/deprecated/job[.]ts$',
   '^src/catalog/(define-job|dead-letter|task-queues|job-type-attribute)[.]ts$',
   // The job definitions and the plain data they share; not the catalog, worker and settings modules
   // that gather the schemas and activities, nor payloads/ (zod) and database/ (Kysely).

@@ -16,7 +16,7 @@ export default tseslint.config(
   // payload schemas and the catalog, worker and settings modules that gather them are where zod
   // and the activities belong; fflate is loaded on first use (src/workflow/lazy-modules.ts).
   workflowCodeRules({
-    files: ['src/workflows/**/*.ts', 'src/workflow/**/*.ts', 'src/job/**/*.ts', 'src/jobs/**/*.ts', 'src/catalog/define-job.ts', 'src/catalog/dead-letter.ts', 'src/catalog/window-ids.ts', 'src/catalog/window-presets.ts', 'src/catalog/task-queues.ts', 'src/catalog/job-type-attribute.ts'],
+    files: ['src/workflows/**/*.ts', 'src/workflow/**/*.ts', 'src/deprecated/job.ts', 'src/jobs/**/*.ts', 'src/catalog/define-job.ts', 'src/catalog/dead-letter.ts', 'src/catalog/window-ids.ts', 'src/catalog/window-presets.ts', 'src/catalog/task-queues.ts', 'src/catalog/job-type-attribute.ts'],
     ignores: ['src/jobs/payloads/**', 'src/jobs/catalog.ts', 'src/jobs/worker.ts', 'src/jobs/settings.ts', 'src/jobs/database/**'],
     schemaModules: ['**/shared/limits', '**/jobs/payloads', '**/jobs/payloads/*', '**/payloads', '**/payloads/*', '**/jobs/catalog', '**/jobs/worker', '**/jobs/settings', '**/catalog/catalog', '**/catalog/validate', '**/catalog/prepare-job'],
     processModules: ['**/client/*', '**/worker/*', '**/provision/*', '**/shared/config', '**/shared/temporal-connection'],

@@ -1,4 +1,3 @@
-import { traced } from '../activity';
 import { createHash } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,11 +8,8 @@ import type { Kysely } from 'kysely';
 import { Context, log } from '@temporalio/activity';
 import { SendEmailErrorType, type SendEmailResult } from '../jobs/send-email';
 import { sendEmailPayload } from '../jobs/payloads/send-email';
-import { describeError, diskFullFailure, nonRetryable, recordedResult, writeFileAtomic, type LedgerDatabase, type LedgerKey } from '../activity';
-import { whileHeartbeating } from '../activity';
-import { parseJobPayload } from '../activity';
+import { currentJob, describeError, diskFullFailure, nonRetryable, parseJobPayload, recordedResult, traced, whileHeartbeating, writeFileAtomic, type LedgerDatabase, type LedgerKey } from '../activity';
 import { renderBody } from './email-templates';
-import { currentJob } from '../activity';
 import { classifySmtpError } from './smtp-errors';
 
 /** What the email activities need from the outside world. */

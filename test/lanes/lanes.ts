@@ -13,6 +13,8 @@ export interface Lane {
   needs: ProvisionPart[];
   /** Its test files, relative to the repository root. */
   files: string[];
+  /** Mocha processes that share its files, side by side (default 1). */
+  shards?: number;
 }
 
 const inFolder = (folder: string, names: string[]) => names.map((name) => `test/${folder}/${name}.test.ts`);
@@ -26,6 +28,7 @@ export const lanes: Lane[] = [
     name: 'unit',
     summary: 'no Temporal server and nothing provisioned: schemas, config, formatting, activities against loopback SMTP, HTTP and SQLite, bundles and replays',
     needs: [],
+    shards: 2,
     files: [
       ...inFolder('activities', ['attempt-logs', 'email', 'job-attempt', 'hand-off-batcher', 'payments', 'reports', 'retry-after', 'smtp-errors', 'smtp-tls', 'sync-source']),
       ...inFolder('bench', ['profile-summary', 'report']),

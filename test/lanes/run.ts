@@ -108,22 +108,38 @@ function unitLaneGuard(): { bin: string; cache: string } {
 }
 
 async function runLane(lane: Lane, timesDir: string): Promise<LaneResult> {
-  const timesFile = path.join(timesDir, `${lane.name}.json`);
-  const env: NodeJS.ProcessEnv = { ...process.env, TEST_LANE: lane.name, TEST_TIMES_FILE: timesFile };
+  const env: NodeJS.ProcessEnv = { ...process.env, TEST_LANE: lane.name };
   if (lane.needs.length === 0) {
     const guard = unitLaneGuard();
     Object.assign(env, { PATH: `${guard.bin}${path.delimiter}${process.env.PATH}`, DURABLE_JOBS_CACHE_DIR: guard.cache });
   }
   const started = Date.now();
-  process.stdout.write(`[${lane.name}] lane started: ${lane.files.length} files\n`);
-  const code = await runPrefixed(lane.name, process.execPath, [require.resolve('mocha/bin/mocha.js'), ...lane.files], env);
+  // A lane of many short files runs in shards, mocha processes side by side, each file in one.
+  const shards = Array.from({ length: Math.min(lane.shards ?? 1, lane.files.length) }, (_, i) => lane.files.filter((_, k) => k % (lane.shards ?? 1) === i));
+  process.stdout.write(`[${lane.name}] lane started: ${lane.files.length} files${shards.length > 1 ? ` in ${shards.length} mocha processes` : ''}\n`);
+  const ran = await Promise.all(
+    shards.map(async (files, i) => {
+      const timesFile = path.join(timesDir, `${lane.name}-${i}.json`);
+      const code = await runPrefixed(lane.name, process.execPath, [require.resolve('mocha/bin/mocha.js'), ...files], { ...env, TEST_TIMES_FILE: timesFile });
+      try {
+        return { code, ...(JSON.parse(readFileSync(timesFile, 'utf8')) as Pick<LaneResult, 'passes' | 'failures' | 'pending' | 'files'>) };
+      } catch {
+        return { code: code || 1, passes: 0, failures: 0, pending: 0, files: {}, why: 'mocha ended before its summary' };
+      }
+    }),
+  );
   const seconds = (Date.now() - started) / 1000;
-  try {
-    const times = JSON.parse(readFileSync(timesFile, 'utf8')) as Pick<LaneResult, 'passes' | 'failures' | 'pending' | 'files'>;
-    return { lane, code, seconds, ...times };
-  } catch {
-    return { lane, code: code || 1, seconds, passes: 0, failures: 0, pending: 0, files: {}, why: 'mocha ended before its summary' };
-  }
+  const why = ran.map((r) => ('why' in r ? r.why : undefined)).find((w) => w !== undefined);
+  return {
+    lane,
+    code: ran.find((r) => r.code !== 0)?.code ?? 0,
+    seconds,
+    passes: ran.reduce((n, r) => n + r.passes, 0),
+    failures: ran.reduce((n, r) => n + r.failures, 0),
+    pending: ran.reduce((n, r) => n + r.pending, 0),
+    files: Object.assign({}, ...ran.map((r) => r.files)) as Record<string, number>,
+    ...(why !== undefined ? { why } : {}),
+  };
 }
 
 async function main(): Promise<void> {

@@ -15,9 +15,9 @@ const entryPoints: Record<string, string> = {
 };
 /** The 0.2 entry points kept as deprecated aliases for one minor version. */
 const deprecatedEntryPoints: Record<string, { source?: string; use: string }> = {
-  './client': { source: 'src/client/deprecated-client.ts', use: 'durable-jobs' },
-  './job': { source: 'src/job/index.ts', use: 'durable-jobs/workflow' },
-  './console': { source: 'src/console/index.ts', use: 'durable-jobs/worker' },
+  './client': { source: 'src/deprecated/client.ts', use: 'durable-jobs' },
+  './job': { source: 'src/deprecated/job.ts', use: 'durable-jobs/workflow' },
+  './console': { source: 'src/deprecated/console.ts', use: 'durable-jobs/worker' },
   // The lint rules' module, now exported by durable-jobs/workflow too: only its path is deprecated.
   './eslint': { use: 'durable-jobs/workflow' },
 };
@@ -97,10 +97,10 @@ describe('the package’s entry points (issue 37 §2)', () => {
       assert.match(text.split('\n')[0]!, /deprecated since 0\.3 \(removed in 0\.4\)/, `${source} says it is deprecated and until when`);
       assert.ok(key in pkg.exports);
     }
-    const client = exportedNames('src/client/deprecated-client.ts', { allowStar: true }).map((n) => n.name);
+    const client = exportedNames('src/deprecated/client.ts', { allowStar: true }).map((n) => n.name);
     for (const name of ['ErrorType', 'describe', 'formatIssues']) assert.ok(client.includes(name), `durable-jobs/client still exports ${name}`);
-    const text = readFileSync(path.join(repoRoot, 'src/client/deprecated-client.ts'), 'utf8');
-    assert.match(text, /export \* from '\.\/index';/);
+    const text = readFileSync(path.join(repoRoot, 'src/deprecated/client.ts'), 'utf8');
+    assert.match(text, /export \* from '\.\.\/client\/index';/);
     assert.match(text, /export \* from '\.\.\/catalog\/index';/, 'with the catalog\'s names and its deprecated definitions and retry shapes');
     const catalog = exportedNames('src/catalog/index.ts');
     for (const name of ['defineJob', 'schedule', 'exponential']) assert.ok(catalog.some((n) => n.name === name && n.deprecated), `durable-jobs/catalog still exports ${name}, deprecated`);

@@ -3,7 +3,7 @@
 // other entry point each: the catalog's (`durable-jobs/catalog`), the definitions', retry shapes'
 // and `ErrorType` (`durable-jobs/workflow`), `describe` (now `describeError`) and `formatIssues`
 // (`durable-jobs/activity`).
-export * from './index';
+export * from '../client/index';
 export * from '../catalog/index';
 /** @deprecated Since 0.3: `ErrorType` from `durable-jobs/workflow`, `describeError` and `formatIssues` from `durable-jobs/activity`. */
 export { ErrorType, describe, formatIssues, type NamespacedErrorType } from '../shared/errors';

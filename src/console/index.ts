@@ -1,7 +1,0 @@
-// `durable-jobs/console`, deprecated since 0.3 (removed in 0.4): `startConsole` and the console's
-// types are in `durable-jobs/worker`. Its packages are optional peers: checked first, one line
-// naming the missing ones.
-import './installed';
-export { startConsole, type RunningConsole, type StartConsoleOptions } from './server';
-export { hashPassword, type ConsoleAccount, type ConsoleRole, type ConsoleUser } from './users';
-export type { ConsoleConfig, ConsoleConfigOverrides } from './console-config';
