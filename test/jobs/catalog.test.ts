@@ -11,7 +11,7 @@ describe('built-in catalog', () => {
     });
   }
 
-  it('exports the DLQ workflow from the workflows module', () => {
-    assert.equal(typeof (workflows as Record<string, unknown>).deadLetterWorkflow, 'function');
+  it('exports only its own job types\' workflows: the worker adds the library\'s (the DLQ, windows, limiter)', () => {
+    assert.deepEqual(Object.keys(workflows).sort(), catalog.definitions.map((d) => d.workflowType).sort());
   });
 });

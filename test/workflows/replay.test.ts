@@ -1,26 +1,37 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { bundleWorkflows } from '../helpers/env';
+import { bundleJobWorkflows } from '../../src/testing/test-worker';
+import { libraryWorkflowTypes } from '../../src/worker/workflow-entry';
+import * as builtInWorkflows from '../../src/workflows';
+import { fixtureFiles, historyOf, limitsWorkflowTypes, replayBundles, workflowTypeOf } from '../helpers/replay-fixtures';
 
-// Histories recorded from a real dev server (`temporal workflow show -o json`). Replaying them
-// against today's workflow code fails if a change breaks determinism for jobs already in flight.
-const dir = path.join(__dirname, '../fixtures/histories');
+// Histories recorded from a real dev server (`temporal workflow show -o json`: record.ts and
+// record-flow.ts in test/fixtures/histories). Replaying them against today's workflow code fails
+// if a change breaks determinism for jobs already in flight.
+
+/** The paths a job takes through the library that are not a workflow of their own, by fixture name. */
+const requiredScenarios = {
+  'send-email-paused': 'a job that waited at its type’s pause gate',
+  'tenant-work-slot': 'a job that held a per-key concurrency slot',
+};
 
 describe('workflow replay of recorded histories', () => {
-  let bundle: WorkflowBundleWithSourceMap;
+  let bundleFor: (file: string) => WorkflowBundleWithSourceMap;
   before(async () => {
-    bundle = await bundleWorkflows();
+    bundleFor = await replayBundles((workflowsPath) => bundleJobWorkflows(workflowsPath));
   });
 
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
-  it('has recorded histories to replay', () => assert.ok(files.length >= 3));
+  it('holds a history of every workflow a worker bundles, and of the pause gate and a concurrency slot', () => {
+    const recorded = new Set(fixtureFiles.map(workflowTypeOf));
+    const bundled = [...Object.keys(builtInWorkflows), ...libraryWorkflowTypes, ...limitsWorkflowTypes];
+    assert.deepEqual(bundled.filter((type) => !recorded.has(type)), [], 'workflow types without a recorded history (record.ts, record-flow.ts)');
+    for (const [name, what] of Object.entries(requiredScenarios)) assert.ok(fixtureFiles.includes(`${name}.json`), `${name}.json: ${what}`);
+    assert.deepEqual(fixtureFiles.filter((f) => workflowTypeOf(f) === ''), [], 'every fixture names its workflow type');
+  });
 
-  for (const file of files) {
-    it(`replays ${file} without nondeterminism`, async () => {
-      const history: unknown = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
-      await Worker.runReplayHistory({ workflowBundle: bundle }, history, file);
+  for (const file of fixtureFiles) {
+    it(`replays ${file} (${workflowTypeOf(file)}) without nondeterminism`, async () => {
+      await Worker.runReplayHistory({ workflowBundle: bundleFor(file) }, historyOf(file), file);
     });
   }
 });
