@@ -1,23 +1,25 @@
-// The layering rules of durable-jobs, checked by `npm run lint` (dependency-cruiser). The layers,
-// bottom up: src/shared ← src/db (the ledger) ← src/catalog ← src/workflow, src/activity ←
-// src/client, src/worker, src/testing; the built-in catalog (src/jobs with its database,
-// src/workflows, src/activities) sits on top, written against the library like a user's catalog
-// would be. The workflow sandbox rules a user can reuse (no Node built-ins, no process, no
-// setTimeout) stay ESLint's (src/workflow/lint-rules.ts); the layer rules live here, and
+// The layering rules of durable-jobs, checked by `npm run lint` (dependency-cruiser). The folders
+// are in layers (folderLayers below): the library bottom up, src/shared ← src/catalog, src/db ←
+// src/activity ← src/workflow ← src/client ← src/console ← src/worker ← src/testing, jobctl; then
+// the dev tooling (src/dev: npm start); the built-in app (src/jobs with its database,
+// src/activities, src/workflows, src/app: its worker) sits on top, written against the library
+// like a user's app would be. The workflow sandbox rules a user can reuse (no Node built-ins, no process, no
+// setTimeout) stay ESLint's (src/workflow-kit/lint-rules.ts); the layer rules live here, and
 // test/deploy/layering.test.ts shows each one firing.
 
 /** The library itself: it knows job types only through the catalog it is given. */
-const core = '^src/(catalog|deprecated|workflow|activity|client|worker|shared|testing|db|provision)/';
+const core = '^src/(catalog|deprecated|workflow-kit|activity-kit|client|worker|shared|testing|db|provision|jobctl|dev)/';
 
 /** The built-in catalog: the five job types, their workflows, activities, settings and tables (src/jobs/database). */
-const builtIns = '^src/(jobs|workflows|activities)/';
+const builtIns = '^src/(jobs|workflows|activities|app)/';
 
 /**
  * Code that runs in the workflow sandbox: the SDK bundles it and evaluates its imports again for
  * every job, so it stays deterministic and cheap to load (docs/performance.md).
  */
 const workflowCode = [
-  '^src/workflows?/',
+  '^src/workflows/',
+  '^src/workflow-kit/',
   '^src/deprecated/job[.]ts$',
   '^src/catalog/(define-job|dead-letter|task-queues|job-type-attribute)[.]ts$',
   // The job definitions and the plain data they share; not the catalog, worker and settings modules
@@ -29,14 +31,56 @@ const workflowCode = [
 const heavyModules = [
   '(^|/)node_modules/(zod|fflate)/',
   '^src/jobs/payloads/',
-  '^src/jobs/(catalog|worker|settings)[.]ts$',
+  '^src/jobs/(catalog|settings)[.]ts$',
+  '^src/app/',
   '^src/jobs/database/',
   '^src/catalog/(catalog|validate|prepare-job)[.]ts$',
   '^src/shared/limits[.]ts$',
 ];
 
+/**
+ * The folders of src/ (and bench/) in layers, bottom up: a folder imports only folders of lower
+ * layers, so no two folders import each other, directly or round a loop. A new folder goes into a
+ * layer here (folder-in-a-layer fails until it does).
+ */
+const folderLayers = [
+  ['shared'],
+  ['catalog', 'db', 'provision'],
+  ['activity-kit'],
+  ['workflow-kit'],
+  ['client'],
+  ['console'],
+  ['worker'],
+  ['testing', 'jobctl', 'deprecated'],
+  ['dev'],
+  // The built-in app, written against the library as a user's would be.
+  ['jobs'],
+  ['activities'],
+  ['workflows', 'app'],
+  // Its tooling: npm run cluster, npm run bench.
+  ['cluster', 'bench'],
+];
+const folderPath = (folder) => (folder === 'bench' ? '^bench/' : `^src/${folder}/`);
+const folderRules = folderLayers.flatMap((layer, i) =>
+  layer.map((folder) => ({
+    name: 'folder-layers',
+    severity: 'error',
+    comment: `${folder}/ imports only folders of the layers below its own (folderLayers): an import across or up the layers is how two folders come to import each other. Move the shared part down.`,
+    from: { path: folderPath(folder) },
+    to: { path: folderLayers.slice(i).flat().filter((other) => other !== folder).map(folderPath) },
+  })),
+);
+
 module.exports = {
   forbidden: [
+    ...folderRules,
+    {
+      name: 'folder-in-a-layer',
+      severity: 'error',
+      comment: 'Every folder of src/ has a place in folderLayers, so that the layers cover the whole tree.',
+      from: { path: '^src/[^/]+/', pathNot: folderLayers.flat().filter((f) => f !== 'bench').map(folderPath) },
+      to: {},
+    },
     {
       name: 'no-circular',
       severity: 'error',
@@ -62,7 +106,7 @@ module.exports = {
         'The built-in job types, and the bench\'s user-defined one (bench/activity), use exactly the public API a user has: the package entry points (durable-jobs = src/client/index.ts, /catalog, /job, /workflow, /activity, /worker, /testing), never a library module behind them. ' +
         'Import what is missing from an entry point, and export it there if a user would need it too.',
       from: { path: [builtIns, '^bench/activity/'] },
-      to: { path: core, pathNot: '^src/(client|catalog|job|workflow|activity|worker|testing)/index[.]ts$' },
+      to: { path: core, pathNot: '^src/(client|catalog|workflow-kit|activity-kit|worker|testing)/index[.]ts$' },
     },
     {
       name: 'core-not-to-app-tooling',
@@ -77,7 +121,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Activities run inside the worker; the client (JobClient, jobctl) sits above them. An activity that needs a client capability gets it from a lower layer (src/catalog, src/shared) or through its deps.',
-      from: { path: '^src/activit(y|ies)/' },
+      from: { path: '^src/(activity-kit|activities)/' },
       to: { path: '^src/client/' },
     },
     {
@@ -102,21 +146,21 @@ module.exports = {
       comment:
         'Workflow code calls activities through proxyActivities, so it imports them as types only; their implementations (database, SMTP, files) must not enter the workflow bundle.',
       from: { path: workflowCode },
-      to: { path: '^src/activit(y|ies)/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/(activity-kit|activities)/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'workflow-code-no-eager-heavy-modules',
       severity: 'error',
       comment:
-        'The SDK evaluates every module workflow code imports again for each job: zod (and the payload schemas, the catalog, the validation that carry it) is imported as a type only, and fflate is loaded on first use through src/workflow/lazy-modules.ts alone (docs/performance.md).',
-      from: { path: workflowCode, pathNot: '^src/workflow/lazy-modules[.]ts$' },
+        'The SDK evaluates every module workflow code imports again for each job: zod (and the payload schemas, the catalog, the validation that carry it) is imported as a type only, and fflate is loaded on first use through src/workflow-kit/lazy-modules.ts alone (docs/performance.md).',
+      from: { path: workflowCode, pathNot: '^src/workflow-kit/lazy-modules[.]ts$' },
       to: { path: heavyModules, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'workflow-lazy-modules-fflate-only',
       severity: 'error',
-      comment: 'src/workflow/lazy-modules.ts loads fflate on first use, and nothing else of that list: zod and the schemas never enter workflow code, lazily or not.',
-      from: { path: '^src/workflow/lazy-modules[.]ts$' },
+      comment: 'src/workflow-kit/lazy-modules.ts loads fflate on first use, and nothing else of that list: zod and the schemas never enter workflow code, lazily or not.',
+      from: { path: '^src/workflow-kit/lazy-modules[.]ts$' },
       to: { path: heavyModules, pathNot: '(^|/)node_modules/fflate/', dependencyTypesNot: ['type-only'] },
     },
     {

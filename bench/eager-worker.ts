@@ -9,7 +9,7 @@ import { Client } from '@temporalio/client';
 import { JobClient } from '../src/client/job-client';
 import { loadConfig } from '../src/shared/config';
 import { createWorker } from '../src/worker/create-worker';
-import { worker } from '../src/jobs/worker';
+import { worker } from '../src/app/worker';
 import { installRuntime } from '../src/worker/logger';
 import { offerLoad } from './load';
 import { catalog } from '../src/jobs/catalog';

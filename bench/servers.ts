@@ -2,13 +2,13 @@ import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/shared/config';
-import { startDevServer } from '../src/worker/dev-server';
+import { startDevServer } from '../src/dev/dev-server';
 import { freePort } from '../src/shared/net';
 import { waitForFrontend } from '../src/shared/wait-for-frontend';
 
 /** Which Temporal server a scenario runs on. */
 export type ServerKind =
-  /** The dev server exactly as `npm start` starts it (src/worker/dev-server.ts: WAL, dynamic config). */
+  /** The dev server exactly as `npm start` starts it (src/dev/dev-server.ts: WAL, dynamic config). */
   | 'npm-start'
   /** `temporal server start-dev --db-filename <file>` and nothing else: what a user without this project runs. */
   | 'stock';

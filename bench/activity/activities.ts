@@ -1,4 +1,4 @@
-import { parseJobPayload, withRetrySchedule } from '../../src/activity';
+import { parseJobPayload, withRetrySchedule } from '../../src/activity-kit';
 import { greetJob } from './greet';
 import { greetPayload } from './greet.payload';
 

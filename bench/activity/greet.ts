@@ -1,7 +1,7 @@
 // The `ours-activity` scenario's job type, defined as a user defines one in their own codebase
 // (README, "Use it in your project"): plain data from the workflow-safe entry point, its payload
 // schema in a module of its own that workflow code imports as a type only.
-import { ErrorType, defineJob, retrySchedule } from '../../src/workflow';
+import { ErrorType, defineJob, retrySchedule } from '../../src/workflow-kit';
 import type { GreetPayload } from './greet.payload';
 
 /**

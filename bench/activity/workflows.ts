@@ -1,10 +1,10 @@
 // The worker's workflowsPath: the job's workflow and the library's, as README step 2 writes them.
-import { jobActivities, trackJob } from '../../src/workflow';
+import { jobActivities, trackJob } from '../../src/workflow-kit';
 import type { Activities, GreetResult } from './activities';
 import { greetJob } from './greet';
 import type { GreetPayload } from './greet.payload';
 
-export { deadLetterWorkflow, debounceJobWorkflow, dedupeJobWorkflow, concurrencyLimiterWorkflow } from '../../src/workflow';
+export { deadLetterWorkflow, debounceJobWorkflow, dedupeJobWorkflow, concurrencyLimiterWorkflow } from '../../src/workflow-kit';
 
 const { greet } = jobActivities<Activities>(greetJob, 'greet');
 

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { Context, log } from '@temporalio/activity';
 import { SendEmailErrorType, type SendEmailResult } from '../jobs/send-email';
 import { sendEmailPayload } from '../jobs/payloads/send-email';
-import { currentJob, describeError, diskFullFailure, nonRetryable, parseJobPayload, recordedResult, traced, whileHeartbeating, writeFileAtomic, type LedgerDatabase, type LedgerKey } from '../activity';
+import { currentJob, describeError, diskFullFailure, nonRetryable, parseJobPayload, recordedResult, traced, whileHeartbeating, writeFileAtomic, type LedgerDatabase, type LedgerKey } from '../activity-kit';
 import { renderBody } from './email-templates';
 import { classifySmtpError } from './smtp-errors';
 

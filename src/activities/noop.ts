@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { NoopErrorType, noopJob, type NoopResult } from '../jobs/noop';
 import { noopPayload } from '../jobs/payloads/noop';
-import { parseJobPayload } from '../activity';
+import { parseJobPayload } from '../activity-kit';
 
 /** Builds the `noop` job's activity: it does nothing, or fails its first `failAttempts` attempts. */
 export function createNoopActivities() {

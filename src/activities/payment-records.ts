@@ -1,7 +1,7 @@
 // The process-payment tables (accounts, holds, double-entry postings), read and written inside a
 // ledger step's transaction: the bookkeeping that src/activities/payments.ts's steps are made of.
-import { nonRetryable } from '../activity';
-import { ErrorType } from '../workflow';
+import { nonRetryable } from '../activity-kit';
+import { ErrorType } from '../workflow-kit';
 import type { AccountsTable, HoldsTable, Trx } from '../jobs/database/schema';
 import { ProcessPaymentErrorType, type ProcessPaymentPayload } from '../jobs/process-payment';
 

@@ -1,15 +1,15 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { sql } from 'kysely';
-import { runOnce } from '../activity';
+import { runOnce } from '../activity-kit';
 import type { Trx } from '../jobs/database/schema';
 import { ProcessPaymentErrorType, formatMinorUnits, type ProcessPaymentPayload } from '../jobs/process-payment';
 import { processPaymentPayload } from '../jobs/payloads/process-payment';
-import { databaseFailure, nonRetryable, retryable, rideOutDatabaseOutage } from '../activity';
-import { ErrorType } from '../workflow';
+import { databaseFailure, nonRetryable, retryable, rideOutDatabaseOutage } from '../activity-kit';
+import { ErrorType } from '../workflow-kit';
 import type { ActivityDeps } from './deps';
 import { accountFor, holdOf, ownHold, post, setHoldStatus } from './payment-records';
-import { whileHeartbeating } from '../activity';
-import { currentJob, parseJobPayload } from '../activity';
+import { whileHeartbeating } from '../activity-kit';
+import { currentJob, parseJobPayload } from '../activity-kit';
 
 /** Result of `reserveFunds`. */
 export interface ReserveResult {

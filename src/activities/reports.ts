@@ -25,13 +25,13 @@ import { Context } from '@temporalio/activity';
 import type { Db } from '../jobs/database/schema';
 import { GenerateReportErrorType, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
 import { generateReportPayload } from '../jobs/payloads/generate-report';
-import { describeError, diskFullFailure, nonRetryable, writeFileAtomic } from '../activity';
+import { describeError, diskFullFailure, nonRetryable, writeFileAtomic } from '../activity-kit';
 import type { ActivityDeps } from './deps';
 import { add, lineOf, loadCheckpoint, render, summarise, type Aggregate, type Period, type ReportCursor, type ReportHeartbeat } from './report-file';
 
 export type { ReportCursor, ReportHeartbeat } from './report-file';
-import { parseJobPayload } from '../activity';
-import { currentJob } from '../activity';
+import { parseJobPayload } from '../activity-kit';
+import { currentJob } from '../activity-kit';
 
 /**
  * Input of `aggregateReportPages` and `discardReportFiles`. The job's ID, from which the default

@@ -1,6 +1,6 @@
 import type { ApplicationFailure } from '@temporalio/common';
-import { describeError, nonRetryable, retryable } from '../activity';
-import { ErrorType } from '../workflow';
+import { describeError, nonRetryable, retryable } from '../activity-kit';
+import { ErrorType } from '../workflow-kit';
 import { SendEmailErrorType } from '../jobs/send-email';
 
 /** Socket-level error codes that mean "try again later". */

@@ -1,15 +1,15 @@
 import { redact } from '../worker';
 import { z } from 'zod';
 import type { Trx } from '../jobs/database/schema';
-import { recordedResult, runOnce, type LedgerKey } from '../activity';
+import { recordedResult, runOnce, type LedgerKey } from '../activity-kit';
 import { SyncDataErrorType, maxSyncPageSize } from '../jobs/sync-data';
 import { syncDataPayload, syncPageSize } from '../jobs/payloads/sync-data';
-import { describeError, formatIssues, issuesFromZod, nonRetryable, retryable } from '../activity';
-import { ErrorType } from '../workflow';
+import { describeError, formatIssues, issuesFromZod, nonRetryable, retryable } from '../activity-kit';
+import { ErrorType } from '../workflow-kit';
 import type { ActivityDeps } from './deps';
-import { whileHeartbeating } from '../activity';
-import { parseRetryAfter } from '../activity';
-import { currentJob } from '../activity';
+import { whileHeartbeating } from '../activity-kit';
+import { parseRetryAfter } from '../activity-kit';
+import { currentJob } from '../activity-kit';
 
 /** Tunables of the sync-source activities, mostly for tests. */
 export interface SyncSourceOptions {

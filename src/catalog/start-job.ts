@@ -49,7 +49,7 @@ export interface StartJobInput extends JobStartInput {
    * @defaultValue false
    */
   eager?: boolean;
-  /** The type's pause, when it is paused: the job starts knowing it and waits for the resume (src/workflow/pause-gate.ts). @defaultValue not paused */
+  /** The type's pause, when it is paused: the job starts knowing it and waits for the resume (src/workflow-kit/pause-gate.ts). @defaultValue not paused */
   paused?: JobPause;
 }
 

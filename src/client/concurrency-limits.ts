@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { concurrencyLimiterId, concurrencyLimiterWorkflowType } from '../catalog/concurrency-limit';
-import { limiterMemoKey, type LimiterState } from '../workflow/concurrency-signals';
+import { limiterMemoKey, type LimiterState } from '../catalog/concurrency-signals';
 import { quoteQueryValue } from './job-list';
 
 /** One job type's concurrency limit as `jobctl stats` shows it: summed over its keys' limiters. */

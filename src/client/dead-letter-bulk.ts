@@ -3,8 +3,8 @@
 // operation on one entry does not stop the rest.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorType, JobsError, describeError } from '../shared/errors';
-import type { RedriveResult } from '../workflow/dead-letter';
-import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
+import type { RedriveResult } from '../workflow-kit/dead-letter';
+import type { DeadLetterEntry } from '../workflow-kit/dead-letter-entries';
 import type { LocatedEntry } from './dead-letter-reads';
 
 /** Which dead-lettered entries a bulk operation applies to. */

@@ -5,10 +5,10 @@
 // dead-letter-operations.ts) apply them here, so a read finds what the workflow holds, and also
 // the hand-offs a stopped worker has not applied yet. docs/guarantees.md says why not a query.
 import type { Client } from '@temporalio/client';
-import type { DeadLetterBatch, DeadLetterWorkflowInput, DiscardInput, RedriveInput, RedriveResult } from '../workflow/dead-letter';
-import { applyDeadLetter, type DeadLetterEntry, type DeadLetterInput, type DeadLetterState } from '../workflow/dead-letter-entries';
-import { completeRedrive, discardEntry, failRedrive, redriveFailureReason, releaseStaleRedrives } from '../workflow/dead-letter-operations';
-import { unpackState } from '../workflow/packed-state';
+import type { DeadLetterBatch, DeadLetterWorkflowInput, DiscardInput, RedriveInput, RedriveResult } from '../workflow-kit/dead-letter';
+import { applyDeadLetter, type DeadLetterEntry, type DeadLetterInput, type DeadLetterState } from '../workflow-kit/dead-letter-entries';
+import { completeRedrive, discardEntry, failRedrive, redriveFailureReason, releaseStaleRedrives } from '../workflow-kit/dead-letter-operations';
+import { unpackState } from '../workflow-kit/packed-state';
 import { isMissingWorkflow } from './dead-letter-calls';
 import { decodeFailureMessages, decodePayload, decodingOf, type PayloadDecoding } from './decode';
 import type { HistoryEvent } from './history';

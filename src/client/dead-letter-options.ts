@@ -1,5 +1,5 @@
 // What the DLQ client's calls take and return: list and page options, a page, redrive and discard options.
-import type { DeadLetterEntry, DeadLetterFilter } from '../workflow/dead-letter-entries';
+import type { DeadLetterEntry, DeadLetterFilter } from '../workflow-kit/dead-letter-entries';
 
 /** Options of {@link DeadLetterQueue.list}, {@link DeadLetterQueue.page} and {@link DeadLetterQueue.entries}. */
 export interface DeadLetterListOptions extends DeadLetterFilter {

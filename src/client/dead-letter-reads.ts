@@ -4,8 +4,8 @@
 import type { Client } from '@temporalio/client';
 import { deadLetterWorkflowIds } from '../catalog/dead-letter-shards';
 import { InvalidOptionError } from '../shared/errors';
-import { compareEntries, countEntries, groupEntries, selectEntries, type DeadLetterEntry, type DeadLetterFilter, type DeadLetterGroup, type DeadLetterStatus } from '../workflow/dead-letter-entries';
-import type { DeadLetterPosition } from '../workflow/dead-letter-pages';
+import { compareEntries, countEntries, groupEntries, selectEntries, type DeadLetterEntry, type DeadLetterFilter, type DeadLetterGroup, type DeadLetterStatus } from '../workflow-kit/dead-letter-entries';
+import type { DeadLetterPosition } from '../workflow-kit/dead-letter-pages';
 import { readDeadLetterState } from './dead-letter-history';
 
 /** An entry and the DLQ workflow that holds it (where its redrive or discard goes). */

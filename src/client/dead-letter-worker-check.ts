@@ -7,7 +7,7 @@ import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { ErrorType, JobsError, describeError } from '../shared/errors';
 import { optionalTsToMs } from '../shared/sdk-internals';
-import { deadLetterCountsQuery } from '../workflow/dead-letter';
+import { deadLetterCountsQuery } from '../workflow-kit/dead-letter';
 
 /** How long the probe waits for a worker's answer, in ms. */
 export const workerProbeMs = 5000;

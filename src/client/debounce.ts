@@ -7,7 +7,7 @@ import { debounceEnqueueSignalName, debouncedJobId, debounceWorkflowId, debounce
 import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import { decodeFailureMessages } from './decode';
 import type { JobRecord } from './job-record';
-import { debounceWindowQuery, type DebounceEnqueue, type DebounceWindowState, type DebounceWorkflowInput } from '../workflow/debounce';
+import { debounceWindowQuery, type DebounceEnqueue, type DebounceWindowState, type DebounceWorkflowInput } from '../workflow-kit/debounce';
 
 /** How long a status read waits for a debouncer to answer its window query. */
 const windowQueryTimeoutMs = 3000;

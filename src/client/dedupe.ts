@@ -4,7 +4,7 @@ import type { PreparedJob } from '../catalog/prepare-job';
 import { dedupeWorkflowId, dedupeWorkflowType } from '../catalog/window-ids';
 import { dedupeJobIdMemoKey } from '../catalog/window-presets';
 import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
-import type { DedupeWorkflowInput } from '../workflow/dedupe';
+import type { DedupeWorkflowInput } from '../workflow-kit/dedupe';
 
 type Enqueued = { id: string; existed: boolean; handle: WorkflowHandle };
 

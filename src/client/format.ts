@@ -1,4 +1,4 @@
-import type { AuditRecord, DeadLetterEntry } from '../workflow/dead-letter-entries';
+import type { AuditRecord, DeadLetterEntry } from '../workflow-kit/dead-letter-entries';
 import type { JobError, JobRecord } from './job-record';
 import type { RedrivePlan } from './redrive-plan';
 

@@ -11,7 +11,8 @@ export { JobSchedules, type CreateScheduleOptions, type ScheduleSummary } from '
 export { DeadLetterQueue, DeadLetterError, type DeadLetterListOptions, type DiscardOptions, type RedriveOptions, type RedriveOutcome } from './dead-letters';
 export type { JobRecord, JobStatus, JobError } from './job-record';
 // What the DLQ's list, show and groups return, and the test kit's deadLetter: nameable by callers.
-export type { AuditRecord, DeadLetterEntry, DeadLetterGroup, DeadLetterStatus } from '../workflow/dead-letter-entries';
+export type { AuditRecord, DeadLetterEntry, DeadLetterStatus } from '../catalog/dead-letter-entry';
+export type { DeadLetterGroup } from '../workflow-kit/dead-letter-entries';
 export type { JobSummary, ListJobsOptions } from './job-list';
 export {
   CodecError, ConfigError, IdConflictError, InvalidOptionError, InvalidPayloadError, JobClosedError, JobNotFoundError, JobNotStartedError,

@@ -8,7 +8,7 @@ import { JobClosedError, JobNotFoundError, JobNotStartedError, UnreachableError 
 import { missingSearchAttributeIn } from '../shared/missing-search-attribute';
 import { dataConverterFor } from '../shared/data-converter';
 import { connectionOptions } from '../shared/temporal-connection';
-import { cancelRequestedSignal, jobStateMemoKey, jobStateQuery, type JobState } from '../workflow/job-state';
+import { cancelRequestedSignal, jobStateMemoKey, jobStateQuery, type JobState } from '../workflow-kit/job-state';
 import { DeadLetterQueue } from './dead-letters';
 import { decodingOf } from './decode';
 import { checkSameJob } from './existing-job';

@@ -2,7 +2,7 @@
 // from Temporal (no second copy of state). Built by job-record.ts.
 import type { JobFairness } from '../catalog/job-fairness';
 import type { StallReason } from '../shared/job-metrics';
-import type { JobProgress, JobState } from '../workflow/job-state';
+import type { JobProgress, JobState } from '../workflow-kit/job-state';
 
 /**
  * Where a job is in its life; see docs/job-lifecycle.md.

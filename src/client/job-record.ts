@@ -6,7 +6,7 @@ import { jobMaxAttempts } from '../catalog/define-job';
 import { jobTypeSearchAttribute } from '../catalog/job-type-attribute';
 import { fairnessOfPriority } from '../catalog/fairness';
 import { stallReason, type FailureLike } from '../shared/stall';
-import type { CancelRequestedInput, JobState } from '../workflow/job-state';
+import type { CancelRequestedInput, JobState } from '../workflow-kit/job-state';
 import type { JobError, JobRecord, JobStatus } from './job-record-shape';
 import { attemptsInTail, isAttemptRunning, isLocalRetryWaiting, localActivityFailure, pendingAttemptsBegun } from '../shared/attempts';
 

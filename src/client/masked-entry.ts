@@ -3,7 +3,7 @@
 // that takes them from the catalog, when there is one.
 import type { Catalog } from '../catalog/catalog';
 import { maskSensitive } from '../catalog/sensitive';
-import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
+import type { DeadLetterEntry } from '../workflow-kit/dead-letter-entries';
 
 /** The sensitive paths of an entry: its own, else its type's in the catalog. */
 export function entrySensitive(entry: Pick<DeadLetterEntry, 'sensitive' | 'type'>, catalog?: Pick<Catalog, 'definition'>): readonly string[] | undefined {

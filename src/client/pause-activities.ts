@@ -3,7 +3,7 @@
 // or in the queue's backlog) would start its next attempt without asking the workflow: a pause
 // therefore also pauses those with Temporal's activity pause (they keep their attempt number and
 // schedule), and a resume unpauses the ones it paused. An attempt that is running is left to
-// finish; if it fails while its type is paused, the worker pauses it (src/activity/interceptors.ts).
+// finish; if it fails while its type is paused, the worker pauses it (src/activity-kit/interceptors.ts).
 import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { activityPauseReason } from '../catalog/job-pause';

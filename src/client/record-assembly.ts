@@ -5,7 +5,7 @@ import type { temporal } from '@temporalio/proto';
 import type { Catalog } from '../catalog/catalog';
 import { createdAtOf } from '../catalog/created-at';
 import { attemptsEventId } from '../shared/attempts';
-import type { JobState } from '../workflow/job-state';
+import type { JobState } from '../workflow-kit/job-state';
 import { decodeFailureMessages, decodePayload, type PayloadDecoding } from './decode';
 import { toJobRecord, type JobDescription, type JobRecord } from './job-record';
 

@@ -6,9 +6,9 @@
 import type { Client } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import type { Catalog } from '../catalog/catalog';
-import type { LedgerDatabase } from '../db/ledger';
+import type { LedgerDatabase } from '../activity-kit/ledger';
 import { describeError } from '../shared/errors';
-import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
+import type { DeadLetterEntry } from '../workflow-kit/dead-letter-entries';
 
 /** The prefix of a compensation step's ledger name: `compensate:capture` undoes `capture`. */
 export const compensationPrefix = 'compensate:';

@@ -4,8 +4,8 @@
 import { maskEntry } from '../client/masked-entry';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
-import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
-import { redrivePayload } from '../workflow/dead-letter-operations';
+import type { DeadLetterEntry } from '../workflow-kit/dead-letter-entries';
+import { redrivePayload } from '../workflow-kit/dead-letter-operations';
 import type { ConsoleDeps, ConsoleEnv } from './context';
 import { auditTable, errorText, groupHref, jobHref, payloadBlock } from './dead-letter-views';
 import { frameOf } from './frame';

@@ -4,7 +4,7 @@
 import { maskEntry } from '../client/masked-entry';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
-import type { DeadLetterGroup } from '../workflow/dead-letter-entries';
+import type { DeadLetterGroup } from '../workflow-kit/dead-letter-entries';
 import { describeError } from '../shared/errors';
 import type { ConsoleDeps, ConsoleEnv } from './context';
 import { groupHref, payloadBlock } from './dead-letter-views';

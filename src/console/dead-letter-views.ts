@@ -1,7 +1,7 @@
 // Markup the dead-letter pages share: an entry's payload (shown only to users who may see
 // payloads), its audit trail with who acted, a table of entries, and the links between the pages.
 import { html } from 'hono/html';
-import type { AuditRecord, DeadLetterEntry } from '../workflow/dead-letter-entries';
+import type { AuditRecord, DeadLetterEntry } from '../workflow-kit/dead-letter-entries';
 import { time, type Markup } from './layout';
 import type { ConsoleUser } from './users';
 

@@ -7,7 +7,7 @@ import { html } from 'hono/html';
 import { DeadLetterError, type DeadLetterQueue } from '../client/dead-letters';
 import type { JobRecord } from '../client/job-record';
 import { describeError, ErrorType, JobClosedError, JobNotFoundError } from '../shared/errors';
-import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
+import type { DeadLetterEntry } from '../workflow-kit/dead-letter-entries';
 import { requireRole } from './auth';
 import type { ConsoleDeps, ConsoleEnv } from './context';
 import { redirectWithNotice, takeNotice } from './notices';

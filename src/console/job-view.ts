@@ -4,7 +4,7 @@
 import { html } from 'hono/html';
 import { formatJobError } from '../client/format';
 import type { JobRecord, JobStatus } from '../client/job-record';
-import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
+import type { DeadLetterEntry } from '../workflow-kit/dead-letter-entries';
 import type { JobActivities } from './job-activities';
 import { actionForm, time, type Markup } from './layout';
 import type { ConsoleUser } from './users';

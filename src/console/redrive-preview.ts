@@ -7,7 +7,7 @@ import { maskSensitive } from '../catalog/sensitive';
 import { InvalidPayloadError, describeError, type FieldIssue } from '../shared/errors';
 import { mergePatch } from '../shared/merge-patch';
 import { readRedrivePlan, type RedrivePlan } from '../client/redrive-plan';
-import type { DeadLetterEntry } from '../workflow/dead-letter-entries';
+import type { DeadLetterEntry } from '../workflow-kit/dead-letter-entries';
 import type { ConsoleDeps } from './context';
 import type { PatchInput } from './form-input';
 import type { ConsoleSelection } from './selection';

@@ -1,6 +1,6 @@
-import { ErrorType } from '../workflow';
-import { exponentialRetry, retrySchedule } from '../workflow';
-import { defineJob } from '../workflow';
+import { ErrorType } from '../workflow-kit';
+import { exponentialRetry, retrySchedule } from '../workflow-kit';
+import { defineJob } from '../workflow-kit';
 import type { GenerateReportPayload } from './payloads/generate-report';
 
 export type { GenerateReportPayload } from './payloads/generate-report';

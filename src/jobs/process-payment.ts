@@ -1,6 +1,6 @@
-import { ErrorType } from '../workflow';
-import { exponentialRetry, retrySchedule } from '../workflow';
-import { defineJob } from '../workflow';
+import { ErrorType } from '../workflow-kit';
+import { exponentialRetry, retrySchedule } from '../workflow-kit';
+import { defineJob } from '../workflow-kit';
 import type { ProcessPaymentPayload } from './payloads/process-payment';
 
 export type { ProcessPaymentPayload } from './payloads/process-payment';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../client';
-import { describeError } from '../activity';
+import { describeError } from '../activity-kit';
 import { loadSettings, type SettingField, type SettingsOverrides } from '../worker';
 
 const bool = z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1');

@@ -1,6 +1,6 @@
-import { ErrorType } from '../workflow';
-import { retrySchedule } from '../workflow';
-import { defineJob } from '../workflow';
+import { ErrorType } from '../workflow-kit';
+import { retrySchedule } from '../workflow-kit';
+import { defineJob } from '../workflow-kit';
 import type { SyncDataPayload } from './payloads/sync-data';
 
 export type { SyncDataPayload } from './payloads/sync-data';

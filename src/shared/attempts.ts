@@ -2,7 +2,7 @@
 // runs, the activity-task events of a run's history, or, for a local activity, the marker the SDK
 // core records for it. The one place that reads them: the job record (src/client/job-record.ts),
 // the history reader that fetches just enough of a run for it (src/client/history.ts) and the DLQ
-// hand-off (src/activity/dead-letter.ts) all call these.
+// hand-off (src/activity-kit/dead-letter.ts) all call these.
 import type { temporal } from '@temporalio/proto';
 import { optionalTsToMs } from './sdk-internals';
 
@@ -70,7 +70,7 @@ export function localActivityFailure(tail: HistoryEvent[]): ProtoFailure | undef
 
 /**
  * Whether a local activity waits out a retry delay: its newest attempt failed, and a timer started
- * after that attempt's marker (each retry waits in one; see src/workflow/job-activities.ts) has not
+ * after that attempt's marker (each retry waits in one; see src/workflow-kit/job-activities.ts) has not
  * fired yet. Temporal keeps no pending record of a local activity, so this is read from the history.
  */
 export function isLocalRetryWaiting(tail: HistoryEvent[]): boolean {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { Logger } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { recordJobAttempt } from '../activity/job-attempt';
-import { attemptFailure, logAttempt } from '../activity/retry-schedule';
+import { recordJobAttempt } from '../activity-kit/job-attempt';
+import { attemptFailure, logAttempt } from '../activity-kit/retry-schedule';
 import type { JobDefinition } from '../catalog/define-job';
 
 /** Which job a step runs for in {@link runStep}. */

@@ -9,7 +9,7 @@ import type { WorkerTracing } from '../worker/tracing';
 import { planQueues } from '../catalog/task-queues';
 import { queueWorkerOptions, type CreateWorkerOptions } from '../worker/create-worker';
 import { applyRatePerKey } from '../worker/apply-rate-per-key';
-import { heartbeatThrottleOption } from '../activity/keep-alive';
+import { heartbeatThrottleOption } from '../activity-kit/keep-alive';
 import { sandboxTimeoutOption } from '../worker/sdk-worker-internals';
 
 const noop = () => {};

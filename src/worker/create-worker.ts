@@ -11,7 +11,7 @@ import { ConfigError, UnreachableError, describeError } from '../shared/errors';
 import { assertNamespace } from './namespace-check';
 import { dataConverterFor } from '../shared/data-converter';
 import { ensureSearchAttributes } from '../shared/ensure-search-attributes';
-import { heartbeatThrottleOption } from '../activity/keep-alive';
+import { heartbeatThrottleOption } from '../activity-kit/keep-alive';
 import { sandboxTimeoutOption } from './sdk-worker-internals';
 import { connectionOptions } from '../shared/temporal-connection';
 import { heavyModulesIn } from './bundle-check';

@@ -6,8 +6,8 @@
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type { BundleOptions, WorkerOptions } from '@temporalio/worker';
-import { jobActivityInterceptors } from '../activity/interceptors';
-import { createLibraryActivities } from '../activity/library-activities';
+import { jobActivityInterceptors } from '../activity-kit/interceptors';
+import { createLibraryActivities } from '../activity-kit/library-activities';
 import type { Catalog } from '../catalog/catalog';
 import { ConfigError } from '../shared/errors';
 import { collidingActivityNames, libraryActivityNamespace, libraryActivityTypes } from '../shared/library-activities';
@@ -26,7 +26,7 @@ export function workerTracing(): WorkerTracing | undefined {
 export function libraryBundleOptions(tracing: WorkerTracing | undefined, dataConverter?: DataConverter): Pick<BundleOptions, 'workflowInterceptorModules' | 'failureConverterPath'> {
   return {
     // The SDK's tracing interceptors first, so that a job's RunWorkflow span holds its whole lifecycle.
-    workflowInterceptorModules: [...(tracing?.workflowInterceptorModules ?? []), require.resolve('../workflow/interceptors')],
+    workflowInterceptorModules: [...(tracing?.workflowInterceptorModules ?? []), require.resolve('../workflow-kit/interceptors')],
     // Workflow code converts its own failures: with encryption on, it must use the same converter.
     ...(dataConverter?.failureConverterPath ? { failureConverterPath: dataConverter.failureConverterPath } : {}),
   };

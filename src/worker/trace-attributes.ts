@@ -1,6 +1,6 @@
 import { trace } from '@opentelemetry/api';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
-import { errorTypeOf } from '../activity/interceptors';
+import { errorTypeOf } from '../activity-kit/interceptors';
 import type { Catalog } from '../catalog/catalog';
 
 /** The span attributes a person searches a job's trace by. Names are stable: dashboards query them. */

@@ -9,7 +9,7 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInterceptorsFactory, WorkerOptions } from '@temporalio/worker';
-import type { DeadLetterTracing } from '../activity/dead-letter';
+import type { DeadLetterTracing } from '../activity-kit/dead-letter';
 import type { Catalog } from '../catalog/catalog';
 import { setGlobalErrorHandler } from '@opentelemetry/core';
 import { Runtime } from '@temporalio/worker';
@@ -68,7 +68,7 @@ export function startTracing(): WorkerTracing {
   const tracer = trace.getTracer(tracerName);
   const options = { tracer: trace.getTracer('@temporalio/interceptors-opentelemetry') };
   started = {
-    workflowInterceptorModules: [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'), require.resolve('../workflow/trace-log-attributes')],
+    workflowInterceptorModules: [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'), require.resolve('../workflow-kit/trace-log-attributes')],
     sinks: { exporter: makeWorkflowExporter(spanProcessor, resource) },
     clientInterceptors: [new OpenTelemetryWorkflowClientInterceptor(options)],
     activityInterceptors: (catalog) => [

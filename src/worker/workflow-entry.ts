@@ -22,7 +22,7 @@ export async function withLibraryWorkflows<T>(workflowsPath: string, use: (optio
   const dir = await mkdtemp(path.join(os.tmpdir(), 'durable-jobs-workflows-'));
   try {
     const entry = path.join(dir, 'workflows.js');
-    const library = require.resolve('../workflow/library-workflows');
+    const library = require.resolve('../workflow-kit/library-workflows');
     await writeFile(entry, `export * from ${JSON.stringify(workflowsPath)};\nexport { ${libraryWorkflowTypes.join(', ')} } from ${JSON.stringify(library)};\n`);
     const modules = nodeModulesServing(workflowsPath);
     return await use({

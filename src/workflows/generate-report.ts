@@ -17,7 +17,7 @@
  */
 import type { Activities } from '../activities';
 import type { ReportHeartbeat } from '../activities/reports';
-import { jobActivities, runJob } from '../workflow';
+import { jobActivities, runJob } from '../workflow-kit';
 import { generateReportJob, type GenerateReportPayload, type GenerateReportResult } from '../jobs/generate-report';
 
 const { aggregateReportPages } = jobActivities<Activities>(generateReportJob, 'report');

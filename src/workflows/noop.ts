@@ -1,6 +1,6 @@
 import type { Activities } from '../activities';
 import { noopJob, type NoopPayload, type NoopResult } from '../jobs/noop';
-import { jobActivities, runJob } from '../workflow';
+import { jobActivities, runJob } from '../workflow-kit';
 
 // A local activity: noopJob declares `activity: 'local'`.
 const { runNoop } = jobActivities<Activities>(noopJob, 'run');

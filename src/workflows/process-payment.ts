@@ -1,5 +1,5 @@
 import type { Activities } from '../activities';
-import { runJob } from '../workflow';
+import { runJob } from '../workflow-kit';
 import { processPaymentJob, type ProcessPaymentPayload, type ProcessPaymentResult } from '../jobs/process-payment';
 
 /**

@@ -1,5 +1,5 @@
 import type { Activities } from '../activities';
-import { jobActivities, runJob } from '../workflow';
+import { jobActivities, runJob } from '../workflow-kit';
 import { sendEmailJob, type SendEmailPayload, type SendEmailResult } from '../jobs/send-email';
 
 const { sendEmail } = jobActivities<Activities>(sendEmailJob, 'send');

@@ -8,7 +8,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { ConfigWaitStopped, jobActivities, runJob, stopConfigWaitWhen } from '../workflow';
+import { ConfigWaitStopped, jobActivities, runJob, stopConfigWaitWhen } from '../workflow-kit';
 import { defaultPagesPerRun, isSyncPageSize, syncDataJob, type SyncDataPayload, type SyncDataResult, type SyncFinish } from '../jobs/sync-data';
 
 const { syncPage } = jobActivities<Activities>(syncDataJob, 'page');

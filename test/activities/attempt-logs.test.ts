@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger, type LogEntry } from '@temporalio/worker';
-import { withRetrySchedule } from '../../src/activity/retry-schedule';
+import { withRetrySchedule } from '../../src/activity-kit/retry-schedule';
 import { syncDataJob } from '../../src/jobs/sync-data';
 
 // The log line of a failed attempt is written before the activity interceptor scrubs the error for

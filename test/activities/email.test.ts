@@ -13,10 +13,10 @@ import { emailTemplates } from '../../src/activities/email-templates';
 import { ErrorType } from '../../src/shared/errors';
 import { startSmtpServer } from '../helpers/smtp';
 import { sqliteTestDb } from '../helpers/db';
-import { ledgerSteps } from '../../src/db/ledger';
+import { ledgerSteps } from '../../src/activity-kit/ledger';
 import { SendEmailErrorType, sendEmailJob } from '../../src/jobs/send-email';
 import { asJobStep } from '../../src/testing/run-step';
-import { recordJobAttempt } from '../../src/activity/job-attempt';
+import { recordJobAttempt } from '../../src/activity-kit/job-attempt';
 import { Context } from '@temporalio/activity';
 
 const payload = { to: 'ada@example.com', subject: 'Welcome', template: { name: 'welcome', vars: { name: 'Ada' } }, userId: 'u-7' };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { HandOffBatcher } from '../../src/activity/hand-off-batcher';
+import { HandOffBatcher } from '../../src/activity-kit/hand-off-batcher';
 
 // The batcher alone, its send stubbed: the DLQ tests drive it against a real server.
 describe('hand-off batcher', () => {

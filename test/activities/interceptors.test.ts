@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type ActivityInterceptorsFactory, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { jobActivityInterceptors } from '../../src/activity/interceptors';
+import { jobActivityInterceptors } from '../../src/activity-kit/interceptors';
 import { createReportsActivities, type ReportPageEvent, type ReportsOptions } from '../../src/activities/reports';
 import { JobClient } from '../../src/client/job-client';
 import { type TestDb } from '../helpers/db';

@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from '../../src/activities';
 import { createPaymentsActivities } from '../../src/activities/payments';
 import { runStep } from '../../src/testing/run-step';
-import { ledgerSteps } from '../../src/db/ledger';
+import { ledgerSteps } from '../../src/activity-kit/ledger';
 import type { Db } from '../../src/jobs/database/schema';
 import { createAccount } from '../../src/jobs/database/seed';
 import { ErrorType } from '../../src/shared/errors';

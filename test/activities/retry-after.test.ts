@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseRetryAfter } from '../../src/activity/retry-after';
+import { parseRetryAfter } from '../../src/activity-kit/retry-after';
 
 const now = Date.parse('2026-03-01T12:00:00.000Z');
 

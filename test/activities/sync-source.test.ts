@@ -6,7 +6,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import type { ActivityDeps } from '../../src/activities';
 import { createSyncSourceActivities, pageStep, type SyncPageInput, type SyncPageResult, type SyncSourceOptions } from '../../src/activities/sync-source';
-import { ledgerSteps } from '../../src/db/ledger';
+import { ledgerSteps } from '../../src/activity-kit/ledger';
 import type { Db } from '../../src/jobs/database/schema';
 import { describeEachDatabase } from '../helpers/db';
 import { makeRecords, startSyncSource, type TestSyncSource } from '../helpers/sync-source';

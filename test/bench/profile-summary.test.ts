@@ -27,8 +27,8 @@ describe('bench/profile-summary.ts', function () {
   });
 
   it('names our files by their source path, whether run from src or dist', () => {
-    assert.equal(placeOf({ url: 'file:///repo/dist/workflow/interceptors.js', functionName: 'execute' }), 'src/workflow/interceptors');
-    assert.equal(placeOf({ url: 'file:///repo/src/client/cli.ts', functionName: 'main' }), 'src/client/cli');
+    assert.equal(placeOf({ url: 'file:///repo/dist/workflow-kit/interceptors.js', functionName: 'execute' }), 'src/workflow-kit/interceptors');
+    assert.equal(placeOf({ url: 'file:///repo/src/jobctl/cli.ts', functionName: 'main' }), 'src/jobctl/cli');
     assert.equal(placeOf({ url: 'file:///repo/node_modules/@temporalio/worker/lib/worker.js', functionName: 'run' }), '@temporalio/worker');
     assert.equal(placeOf({ url: '', functionName: '(garbage collector)' }), '(garbage collector)');
   });

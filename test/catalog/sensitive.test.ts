@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { defineCatalog } from '../../src/catalog';
 import { maskSensitive, scrubSensitive } from '../../src/catalog/sensitive';
-import { defineJob, retrySchedule } from '../../src/workflow';
+import { defineJob, retrySchedule } from '../../src/workflow-kit';
 
 const hook = (sensitive: unknown) =>
   defineJob({ type: 'deliver-hook', workflowType: 'deliverHookWorkflow', description: 'Deliver a webhook', presets: { send: { retry: retrySchedule('1s'), timeouts: { startToClose: '10s' } } }, mainPreset: 'send', sensitive: sensitive as string[] });

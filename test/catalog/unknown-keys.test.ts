@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { parseJobPayload } from '../../src/activity/job-payload';
+import { parseJobPayload } from '../../src/activity-kit/job-payload';
 import { parseTolerant } from '../../src/catalog/unknown-keys';
 import { validatePayload, validateRedrivePayload } from '../../src/catalog/validate';
 import { catalog } from '../../src/jobs/catalog';

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { bulkDiscard, type BulkTarget } from '../../src/client/dead-letter-bulk';
 import type { LocatedEntry } from '../../src/client/dead-letter-reads';
 import { ErrorType, JobsError } from '../../src/shared/errors';
-import type { DeadLetterEntry } from '../../src/workflow/dead-letter-entries';
+import type { DeadLetterEntry } from '../../src/workflow-kit/dead-letter-entries';
 
 const located = (id: string): LocatedEntry => ({ entry: { id, type: 'noop' } as DeadLetterEntry, workflowId: 'dlq' });
 

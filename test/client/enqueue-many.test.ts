@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { InvalidItemsError } from '../../src/client/enqueue-many';
 import { JobClient } from '../../src/client/job-client';
-import { lineJobId } from '../../src/client/jobs-file';
+import { lineJobId } from '../../src/jobctl/jobs-file';
 import { catalog } from '../../src/jobs/catalog';
 import { repoRoot, startDevServerEnv, uniqueId } from '../helpers/env';
 import { runCommand } from '../helpers/processes';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import os from 'node:os';
 import { formatDeadLetterEntry, formatJobRecord, formatRedrivePlan } from '../../src/client/format';
 import { planSteps } from '../../src/client/redrive-plan';
-import { jobctlUser } from '../../src/client/cli-support';
-import type { DeadLetterEntry } from '../../src/workflow/dead-letter-entries';
+import { jobctlUser } from '../../src/jobctl/cli-support';
+import type { DeadLetterEntry } from '../../src/workflow-kit/dead-letter-entries';
 
 describe('jobctl status text (formatJobRecord)', () => {
   it("shows the job's own report: its step among its steps, progress, compensation, and its run", () => {

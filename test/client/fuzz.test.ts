@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import fc from 'fast-check';
-import { main as jobctl } from '../../src/client/cli';
+import { main as jobctl } from '../../src/jobctl/cli';
 import { JobClient } from '../../src/client/job-client';
 import { catalog, type BuiltInJobType as JobType } from '../../src/jobs/catalog';
 import { InvalidOptionError, InvalidPayloadError, UnknownJobTypeError, type FieldIssue } from '../../src/shared/errors';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { startConsole } from '../../src/console/server';
 import { hashPassword } from '../../src/console/users';
 import { seedDemoAccounts } from '../../src/jobs/database/seed';
-import type { DeadLetterEntry } from '../../src/workflow/dead-letter-entries';
+import type { DeadLetterEntry } from '../../src/workflow-kit/dead-letter-entries';
 import { failPayments, signIn, startConsoleTestEnv, stopConsoleTestEnv } from '../helpers/console';
 
 const operator = { name: 'olga', password: 'operator-password-1' };

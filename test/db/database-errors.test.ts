@@ -6,7 +6,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { ApplicationFailure } from '@temporalio/common';
 import pg from 'pg';
 import { classifyDatabaseError, databaseFailure } from '../../src/db/database-errors';
-import { toScheduledFailure } from '../../src/activity/retry-schedule';
+import { toScheduledFailure } from '../../src/activity-kit/retry-schedule';
 import { ErrorType } from '../../src/shared/errors';
 import { retrySchedule } from '../../src/shared/retry';
 import { freePort } from '../helpers/processes';

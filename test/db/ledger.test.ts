@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { ledgerSteps, runOnce } from '../../src/db/ledger';
+import { ledgerSteps, runOnce } from '../../src/activity-kit/ledger';
 import type { Db, Trx } from '../../src/jobs/database/schema';
 import { createAccount } from '../../src/jobs/database/seed';
 import { describeEachDatabase } from '../helpers/db';

@@ -49,7 +49,7 @@ describe('the package', () => {
     assert.equal(`./${pkg.main}`, (pkg.exports['.'] as { default: string }).default);
     assert.equal(pkg.private, undefined, 'publishable');
     // The lint rules for a team's workflow code (0.2's path, deprecated): the module durable-jobs/workflow exports them from.
-    assert.equal((pkg.exports['./eslint'] as { default: string }).default, './dist/workflow/lint-rules.js');
+    assert.equal((pkg.exports['./eslint'] as { default: string }).default, './dist/workflow-kit/lint-rules.js');
   });
 
   it('imports SDK internals (@temporalio/*/lib/…) only through src/shared/sdk-internals.ts and, for the client\'s and the worker\'s (which workflow code must not load), src/client/sdk-client-internals.ts and src/worker/sdk-worker-internals.ts', () => {

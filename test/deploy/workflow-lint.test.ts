@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import { repoRoot } from '../helpers/env';
 
 import { builtinModules } from 'node:module';
-import { nodeBuiltins, workflowCodeRules } from '../../src/workflow/lint-rules';
+import { nodeBuiltins, workflowCodeRules } from '../../src/workflow-kit/lint-rules';
 
 // The shipped lint rules for a team's workflow code (`workflowCodeRules` from durable-jobs/workflow), with their defaults,
 // on a job definition's imports as a project writes them: with and without nodenext's `.js`.

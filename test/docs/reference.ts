@@ -46,8 +46,8 @@ for (const command of cli.programWithEveryCommand().commands) {
 
 /** Every command's help: `jobctl --help`, then each command's and subcommand's, in help's order. */
 export function jobctlHelp(): { words: string[]; text: string }[] {
-  const cli = path.join(repoRoot, 'dist/client/cli.js');
-  if (!existsSync(cli)) throw new Error('dist/client/cli.js is missing: npm run build first (npm run docs:reference does)');
+  const cli = path.join(repoRoot, 'dist/jobctl/cli.js');
+  if (!existsSync(cli)) throw new Error('dist/jobctl/cli.js is missing: npm run build first (npm run docs:reference does)');
   // No tracing, no catalog lookups: help needs neither, and they must not change its text.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_') && !['FORCE_COLOR', 'CLICOLOR_FORCE'].includes(name)));
   const stdout = execFileSync(process.execPath, ['-e', helpScript, cli], { cwd: repoRoot, env, encoding: 'utf8', timeout: 30_000 });

@@ -1,15 +1,15 @@
-// Builds src/client/http/api-subset.json: the part of Temporal's API (from @temporalio/proto, the
+// Builds src/jobctl/http/api-subset.json: the part of Temporal's API (from @temporalio/proto, the
 // SDK's own definitions) that jobctl's HTTP reads decode, so that they load a few hundred message
-// types instead of the whole API. `npm run api-subset` writes it; test/client/http-api-subset.test.ts
+// types instead of the whole API. `npm run api-subset` writes it; test/jobctl/http-api-subset.test.ts
 // fails when the SDK's definitions and the file part.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import protobuf from 'protobufjs/light';
 import { temporal } from '@temporalio/proto';
-import { httpApiMethods } from '../../src/client/http/api-methods';
+import { httpApiMethods } from '../../src/jobctl/http/api-methods';
 
 /** Where the subset is kept. */
-export const apiSubsetPath = path.resolve(__dirname, '../../src/client/http/api-subset.json');
+export const apiSubsetPath = path.resolve(__dirname, '../../src/jobctl/http/api-subset.json');
 
 /** The subset's JSON text: every type the methods' requests and responses reach, and nothing else. */
 export function buildApiSubset(): string {

@@ -6,7 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { JobClient } from '../../src/client/job-client';
 import { startConsole, type RunningConsole, type StartConsoleOptions } from '../../src/console/server';
 import { catalog } from '../../src/jobs/catalog';
-import type { DeadLetterEntry } from '../../src/workflow/dead-letter-entries';
+import type { DeadLetterEntry } from '../../src/workflow-kit/dead-letter-entries';
 import { chromiumPath } from './browser';
 import { waitFor } from './dlq';
 import { createTestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId, type JobsTestEnv, type TestWorker } from './env';

@@ -73,7 +73,7 @@ export function watchDlqRuns(client: Client, taskQueue: string, type: string, ev
 
 /** Runs jobctl in a process that reports its own peak RSS (KiB) on exit, and counts its output lines. */
 export async function jobctlMaxRss(jobctlEnv: NodeJS.ProcessEnv, args: string[]): Promise<{ maxRssKb: number; lines: number }> {
-  const script = `require(${JSON.stringify(path.join(repoRoot, 'dist/client/cli.js'))}).main(['node', 'jobctl', ...${JSON.stringify(args)}])` +
+  const script = `require(${JSON.stringify(path.join(repoRoot, 'dist/jobctl/cli.js'))}).main(['node', 'jobctl', ...${JSON.stringify(args)}])` +
     `.then((code) => process.stdout.write('', () => { process.stderr.write('maxrss=' + process.resourceUsage().maxRSS + '\\n'); process.exit(code); }))`;
   const ran = await runCommand(process.execPath, ['-e', script], { ...process.env, ...jobctlEnv });
   const maxRssKb = Number(/maxrss=(\d+)/.exec(ran.stderr)?.[1]);

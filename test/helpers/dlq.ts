@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { DeadLetterQueue } from '../../src/client/dead-letters';
 import { catalog } from '../../src/jobs/catalog';
-import type { DeadLetterEntry } from '../../src/workflow/dead-letter-entries';
+import type { DeadLetterEntry } from '../../src/workflow-kit/dead-letter-entries';
 
 /**
  * The dead-lettered entries of a job type's DLQ. The hand-off is an activity that runs after the

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { JobClient } from '../../src/client/job-client';
 import type { Db } from '../../src/jobs/database/schema';
-import type { DeadLetterEntry } from '../../src/workflow/dead-letter-entries';
+import type { DeadLetterEntry } from '../../src/workflow-kit/dead-letter-entries';
 import { openingBalance, recordsPerSource, type LoadPlan, type Outcome, type RunningLoad } from './cluster-load';
 import type { LoadSmtpServer } from './load-smtp';
 import { assertPaymentInvariants } from './payments';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { JobClient } from '../../src/client/job-client';
 import { provisionTemporalCli } from '../../src/provision/temporal-cli';
 import { loadConfig, type Config } from '../../src/shared/config';
-import { startDevServer, type DevServer } from '../../src/worker/dev-server';
+import { startDevServer, type DevServer } from '../../src/dev/dev-server';
 import { repoRoot } from './env';
 import { freePort, startProcess, type Started } from './processes';
 import { catalog } from '../../src/jobs/catalog';

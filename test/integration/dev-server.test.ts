@@ -60,7 +60,7 @@ describe('npm start against a real Temporal dev server', function () {
   });
 
   const start = async () => {
-    system = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], env, repoRoot);
+    system = startProcess(process.execPath, [path.join(repoRoot, 'dist/dev/start.js')], env, repoRoot);
     await system.waitFor('Stop: ');
     return system;
   };
@@ -148,17 +148,17 @@ describe('npm start against a real Temporal dev server', function () {
 
   it('refuses to start a second dev server on ports in use, and with TEMPORAL_ADDRESS set starts only a worker', async () => {
     await start();
-    const clash = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], { ...env, METRICS_PORT: String(await freePort()) }, repoRoot);
+    const clash = startProcess(process.execPath, [path.join(repoRoot, 'dist/dev/start.js')], { ...env, METRICS_PORT: String(await freePort()) }, repoRoot);
     assert.equal(await clash.exited, 1);
     assert.match(clash.output(), new RegExp(`127.0.0.1:${grpcPort} is already in use .*DEV_SERVER_PORT.*TEMPORAL_ADDRESS`));
 
     // A console port chosen and taken is a clear refusal too (an unchosen one moves to a free port).
-    const consoleClash = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}`, METRICS_PORT: String(await freePort()) }, repoRoot);
+    const consoleClash = startProcess(process.execPath, [path.join(repoRoot, 'dist/dev/start.js')], { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}`, METRICS_PORT: String(await freePort()) }, repoRoot);
     assert.equal(await consoleClash.exited, 1);
     assert.match(consoleClash.output(), new RegExp(`CONSOLE_PORT: ${env.CONSOLE_PORT} is already in use`));
 
     const taskQueue = uniqueId('remote');
-    const workerOnly = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], {
+    const workerOnly = startProcess(process.execPath, [path.join(repoRoot, 'dist/dev/start.js')], {
       ...env,
       TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}`,
       TEMPORAL_TASK_QUEUE: taskQueue,

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { JobClient } from '../../src/client/job-client';
 import { openDatabase } from '../../src/db/database';
-import { ledgerSteps } from '../../src/db/ledger';
+import { ledgerSteps } from '../../src/activity-kit/ledger';
 import type { SendEmailResult } from '../../src/jobs/send-email';
 import { startFreezableProxy, type FreezableProxy } from '../helpers/freezable-proxy';
 import { uniqueId } from '../helpers/env';

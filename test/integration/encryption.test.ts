@@ -67,7 +67,7 @@ describe('payload encryption against a real dev server', function () {
     });
     bundle = await bundleWorkflowCode({
       workflowsPath: require.resolve('../../src/workflows'),
-      workflowInterceptorModules: [require.resolve('../../src/workflow/interceptors')],
+      workflowInterceptorModules: [require.resolve('../../src/workflow-kit/interceptors')],
       failureConverterPath: require.resolve('../../src/shared/failure-converter'),
       logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
     });

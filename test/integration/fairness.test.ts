@@ -5,7 +5,7 @@ import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { JobClient, type EnqueueOptions, type EnqueueResult } from '../../src/client/job-client';
 import { taskQueueFor } from '../../src/catalog/task-queues';
 import { bundleJobWorkflows, createJobTestWorker } from '../../src/testing';
-import { jobStats } from '../../src/client/job-stats';
+import { jobStats } from '../../src/jobctl/job-stats';
 import { readRatePerKey } from '../../src/worker/apply-rate-per-key';
 import { waitFor } from '../helpers/dlq';
 import { startDevServerEnv, uniqueId } from '../helpers/env';

@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { temporal as proto } from '@temporalio/proto';
-import { runDoctor } from '../../src/client/doctor';
+import { runDoctor } from '../../src/jobctl/doctor';
 import { JobClient } from '../../src/client/job-client';
 import { planQueues } from '../../src/catalog/task-queues';
 import { ownQueuesCatalog } from '../fixtures/own-queues/catalog';

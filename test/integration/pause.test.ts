@@ -147,7 +147,7 @@ describe('jobctl pause / resume on a real server', function () {
   });
 
   // A regular activity's retries are scheduled by the server, not the workflow: the pause holds
-  // them with Temporal's activity pause (src/client/pause-activities.ts, src/activity/pause-on-failure.ts).
+  // them with Temporal's activity pause (src/client/pause-activities.ts, src/activity-kit/pause-on-failure.ts).
   const pendingActivities = async (id: string) => (await jobs!.temporal.workflow.getHandle(id).describe()).raw.pendingActivities ?? [];
   const pausedActivities = async (id: string) => (await pendingActivities(id)).filter((a) => a.paused);
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { JobClient } from '../../src/client/job-client';
 import { isListening } from '../../src/shared/net';
-import { pidFile, stopLeftoverDevServer } from '../../src/worker/leftover-dev-server';
+import { pidFile, stopLeftoverDevServer } from '../../src/dev/leftover-dev-server';
 import { repoRoot, uniqueId } from '../helpers/env';
 import { freePort, startProcess, type Started } from '../helpers/processes';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
@@ -63,7 +63,7 @@ describe('npm start under repeated and fatal signals', function () {
     grpcPort = await freePort();
     uiPort = await freePort();
     Object.assign(env, { DEV_SERVER_PORT: String(grpcPort), DEV_SERVER_UI_PORT: String(uiPort), DEV_SERVER_HTTP_PORT: String(await freePort()) });
-    const system = startProcess(process.execPath, [path.join(repoRoot, 'dist/worker/start.js')], env, repoRoot);
+    const system = startProcess(process.execPath, [path.join(repoRoot, 'dist/dev/start.js')], env, repoRoot);
     started.push(system);
     await system.waitFor('Stop: ', 240_000);
     return system;

@@ -9,7 +9,7 @@ import { Runtime, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import { JobClient } from '../../src/client/job-client';
 import { clientTracingInterceptors } from '../../src/client/tracing';
 import { catalog } from '../../src/jobs/catalog';
-import { worker as builtInWorker } from '../../src/jobs/worker';
+import { worker as builtInWorker } from '../../src/app/worker';
 import { loadConfig } from '../../src/shared/config';
 import { createWorker, type CreatedWorker } from '../../src/worker/create-worker';
 import { startTracing, type WorkerTracing } from '../../src/worker/tracing';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, type LogEntry } from '@temporalio/worker';
 import { catalog } from '../../src/jobs/catalog';
-import { worker } from '../../src/jobs/worker';
+import { worker } from '../../src/app/worker';
 import { ConfigError } from '../../src/shared/errors';
 import { createWorker } from '../../src/worker/create-worker';
 import { loadConfig } from '../../src/shared/config';

@@ -33,7 +33,8 @@ export const lanes: Lane[] = [
       ...inFolder('activities', ['attempt-logs', 'email', 'job-attempt', 'hand-off-batcher', 'payments', 'reports', 'retry-after', 'smtp-errors', 'smtp-tls', 'sync-source']),
       ...inFolder('bench', ['profile-summary', 'report']),
       ...inFolder('catalog', ['catalog', 'failure-fingerprint', 'fairness', 'sensitive', 'start-compat', 'unknown-keys']),
-      ...inFolder('client', ['cli-help', 'cli-windows', 'codec-server', 'dead-letter-bulk', 'dead-letter-calls', 'dead-letter-history', 'format', 'http-api-subset', 'job-list', 'progress', 'redrive-plan', 'validate']),
+      ...inFolder('client', ['codec-server', 'dead-letter-bulk', 'dead-letter-calls', 'dead-letter-history', 'format', 'job-list', 'redrive-plan', 'validate']),
+      ...inFolder('jobctl', ['cli-help', 'cli-windows', 'http-api-subset', 'progress']),
       ...inFolder('cluster', ['config']),
       ...inFolder('console', ['hosts', 'job-filters']),
       ...inFolder('db', ['database-errors', 'database', 'ledger']),
@@ -53,9 +54,10 @@ export const lanes: Lane[] = [
     summary: 'real worker processes and jobctl on a dev server: pause, fairness, limits, shutdown, signals, rolling deploys, metrics and the dashboard through Prometheus, the client',
     needs: ['cli', 'test-server'],
     files: [
-      ...inFolder('client', ['cli-status', 'enqueue-many', 'enqueue', 'fuzz', 'history', 'http-enqueue', 'http-reads', 'job-record', 'priority', 'schedules']),
+      ...inFolder('client', ['enqueue-many', 'enqueue', 'fuzz', 'history', 'job-record', 'priority', 'schedules']),
+      ...inFolder('jobctl', ['cli-status', 'http-enqueue', 'http-reads']),
       ...inFolder('console', ['jobctl-console']),
-      ...inFolder('worker', ['dev-server-start']),
+      ...inFolder('dev', ['dev-server-start']),
       ...inFolder('integration', [
         'bring-your-own-temporal',
         'cancellation',
@@ -100,7 +102,7 @@ export const lanes: Lane[] = [
     name: 'tracing',
     summary: 'spans exported to a real Jaeger and read back: the worker, jobctl and the sync job',
     needs: ['cli', 'test-server', 'jaeger'],
-    files: [...inFolder('client', ['cli-tracing']), ...inFolder('integration', ['tracing-sync', 'tracing'])],
+    files: [...inFolder('jobctl', ['cli-tracing']), ...inFolder('integration', ['tracing-sync', 'tracing'])],
   },
   {
     name: 'package',

@@ -8,8 +8,8 @@ import { repoRoot } from '../helpers/env';
 const entryPoints: Record<string, string> = {
   '.': 'src/client/index.ts',
   './catalog': 'src/catalog/index.ts',
-  './workflow': 'src/workflow/index.ts',
-  './activity': 'src/activity/index.ts',
+  './workflow': 'src/workflow-kit/index.ts',
+  './activity': 'src/activity-kit/index.ts',
   './worker': 'src/worker/index.ts',
   './testing': 'src/testing/index.ts',
 };

@@ -32,7 +32,7 @@ describe('the built durable-jobs/workflow entry in a workflow bundle', function 
   const bundle = async (name: string, source: string) => {
     const workflowsPath = path.join(dir, name);
     await writeFile(workflowsPath, source);
-    return bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [path.join(repoRoot, 'dist/workflow/interceptors.js')], logger: quiet });
+    return bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [path.join(repoRoot, 'dist/workflow-kit/interceptors.js')], logger: quiet });
   };
 
   it('bundles with every export of the entry, and holds neither zod nor a schema, catalog or worker module', async () => {
@@ -45,7 +45,7 @@ describe('the built durable-jobs/workflow entry in a workflow bundle', function 
       ].join('\n'),
     );
     const modules = [...code.matchAll(/!\*\*\* (.+?) \*\*\*!/g)].map((m) => m[1]!);
-    assert.ok(modules.some((m) => m.endsWith('dist/workflow/index.js')), `the entry is in the bundle (modules: ${modules.length})`);
+    assert.ok(modules.some((m) => m.endsWith('dist/workflow-kit/index.js')), `the entry is in the bundle (modules: ${modules.length})`);
     const banned = modules.filter((m) => /node_modules\/zod\/|\/dist\/(jobs|workflows|activities|worker|client|testing|provision)\/|\/dist\/catalog\/(catalog|validate|prepare-job)\.js|\/dist\/shared\/(limits|config)\.js/.test(m));
     assert.deepEqual(banned, []);
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { toScheduledFailure } from '../../src/activity/retry-schedule';
+import { toScheduledFailure } from '../../src/activity-kit/retry-schedule';
 import { delayAfterAttempt, exponentialRetry, maxAttempts, retrySchedule, toRetryPolicy } from '../../src/shared/retry';
 
 describe('retry shapes', () => {

@@ -23,7 +23,7 @@ describe('workflow bundle check (heavyModulesIn)', function () {
       file,
       [
         "import { z } from 'zod';",
-        `export { deadLetterWorkflow } from '${path.join(repoRoot, 'src/workflow').replace(/\\/g, '/')}';`,
+        `export { deadLetterWorkflow } from '${path.join(repoRoot, 'src/workflow-kit').replace(/\\/g, '/')}';`,
         'const payload = z.object({ n: z.number() });',
         'export async function countWorkflow(input: unknown): Promise<number> { return payload.parse(input).n; }',
         '',

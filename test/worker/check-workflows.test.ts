@@ -28,7 +28,7 @@ describe('checkWorkflowExports', () => {
   it('names a step whose preset its job does not declare (a typo the compiler cannot see through jobActivities<Activities>)', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'workflows-'));
     const file = path.join(dir, 'workflows.js');
-    await writeFile(file, `const { jobActivities } = require(${JSON.stringify(require.resolve('../../src/workflow/job-activities'))});\nconst { sendEmailJob } = require(${JSON.stringify(require.resolve('../../src/jobs/send-email'))});\njobActivities(sendEmailJob, 'sned');\n`);
+    await writeFile(file, `const { jobActivities } = require(${JSON.stringify(require.resolve('../../src/workflow-kit/job-activities'))});\nconst { sendEmailJob } = require(${JSON.stringify(require.resolve('../../src/jobs/send-email'))});\njobActivities(sendEmailJob, 'sned');\n`);
     assert.throws(() => checkWorkflowExports(file, catalog), (err: unknown) => err instanceof ConfigError && /job type send-email declares no activity preset "sned"/.test(err.message));
   });
 

@@ -10,7 +10,7 @@ import type { ReportPagesInput } from '../../src/activities/reports';
 import { JobClient } from '../../src/client/job-client';
 import { loadConfig } from '../../src/shared/config';
 import { defineCatalog } from '../../src/catalog/catalog';
-import { worker as builtInWorker } from '../../src/jobs/worker';
+import { worker as builtInWorker } from '../../src/app/worker';
 import { createWorker } from '../../src/worker/create-worker';
 import type { TestDb } from '../helpers/db';
 import { waitFor } from '../helpers/dlq';

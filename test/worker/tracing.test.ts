@@ -25,8 +25,8 @@ describe('tracing settings and redaction', function () {
       require('./src/worker/tracing-start');
       require('./src/worker/create-worker');
       require('./src/client/job-client');
-      require('./src/client/cli');
-      require('./src/jobs/worker');
+      require('./src/jobctl/cli');
+      require('./src/app/worker');
       const { traced, activeTraceIds } = require('./src/shared/traced');
       traced('x', {}, async () => 1).then(() => {
         activeTraceIds();

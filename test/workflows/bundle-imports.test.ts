@@ -6,11 +6,11 @@ import ts from 'typescript';
 // The SDK evaluates every module a workflow bundle imports again for each workflow it runs. zod and
 // the payload schemas cost two thirds of the worker's CPU per job when workflows imported them
 // (docs/performance.md), so workflow code must reach them, and fflate, only through the lazy
-// requires in src/workflow/lazy-modules.ts; the payload schemas, not at all (the DLQ's redrive
+// requires in src/workflow-kit/lazy-modules.ts; the payload schemas, not at all (the DLQ's redrive
 // check runs in the worker's restart activity, which has the catalog).
 
 const src = resolve(__dirname, '../../src');
-const entries = [resolve(src, 'workflows/index.ts'), resolve(src, 'workflow/interceptors.ts'), resolve(src, 'workflow/index.ts')];
+const entries = [resolve(src, 'workflows/index.ts'), resolve(src, 'workflow-kit/interceptors.ts'), resolve(src, 'workflow-kit/index.ts'), resolve(src, 'workflow-kit/library-workflows.ts')];
 
 /**
  * Module specifiers a file imports, re-exports or requires at its top level, at run time (type-only
@@ -102,7 +102,7 @@ describe('workflow bundle imports', () => {
   });
 
   it('the DLQ reaches fflate through the lazy require, and no schema even lazily', () => {
-    const lazy = resolve(src, 'workflow/lazy-modules.ts');
+    const lazy = resolve(src, 'workflow-kit/lazy-modules.ts');
     assert.ok(files.has(lazy));
     assert.match(readFileSync(lazy, 'utf8'), /require\('fflate\/browser'\)/);
     assert.doesNotMatch(readFileSync(lazy, 'utf8'), /payloads|zod/);

@@ -5,7 +5,7 @@ import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { JobClient } from '../../src/client/job-client';
 import { concurrencyLimiterId, concurrencyLimiterWorkflowType } from '../../src/catalog/concurrency-limit';
 import { bundleJobWorkflows, createJobTestWorker, startTimeSkippingEnv } from '../../src/testing';
-import { limiterStateQuery, slotRequestedSignal } from '../../src/workflow/concurrency-signals';
+import { limiterStateQuery, slotRequestedSignal } from '../../src/catalog/concurrency-signals';
 import { limitsCatalog } from '../fixtures/limits/catalog';
 import type { TenantWork } from '../fixtures/limits/jobs';
 import { uniqueId } from '../helpers/env';

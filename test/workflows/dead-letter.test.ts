@@ -7,7 +7,7 @@ import { JobClient } from '../../src/client/job-client';
 import { DeadLetterError } from '../../src/client/dead-letters';
 import { seedDemoAccounts } from '../../src/jobs/database/seed';
 import { deadLetterShardOf, deadLetterShardWorkflowId } from '../../src/catalog/dead-letter-shards';
-import { redriveUpdate } from '../../src/workflow/dead-letter';
+import { redriveUpdate } from '../../src/workflow-kit/dead-letter';
 import { ErrorType, InvalidOptionError, InvalidPayloadError } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { deadLetterEntries, waitFor } from '../helpers/dlq';

@@ -7,7 +7,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { ledgerSteps } from '../../src/db/ledger';
+import { ledgerSteps } from '../../src/activity-kit/ledger';
 import type { Db } from '../../src/jobs/database/schema';
 import { createAccount } from '../../src/jobs/database/seed';
 import { JobClient } from '../../src/client/job-client';

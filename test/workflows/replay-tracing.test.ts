@@ -19,8 +19,8 @@ describe('workflow replay of recorded histories with the OpenTelemetry intercept
           ...entry,
           workflowInterceptorModules: [
             require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
-            require.resolve('../../src/workflow/trace-log-attributes'),
-            require.resolve('../../src/workflow/interceptors'),
+            require.resolve('../../src/workflow-kit/trace-log-attributes'),
+            require.resolve('../../src/workflow-kit/interceptors'),
           ],
           logger: quietBundlerLogger,
         }),

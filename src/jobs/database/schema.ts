@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { LedgerTable } from '../../activity';
+import type { LedgerTable } from '../../activity-kit';
 
 /** An account that `process-payment` moves money between. Amounts are integers in minor units. */
 export interface AccountsTable {

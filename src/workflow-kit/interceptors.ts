@@ -1,0 +1,196 @@
+// Workflow interceptors: the cross-cutting part of every job — its log events and metrics, its
+// final state in the memo, and the hand-off to the dead-letter queue — in one place instead of in
+// each workflow.
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  ContinueAsNew,
+  TemporalFailure,
+  isCancellation,
+  log,
+  patched,
+  upsertMemo,
+  workflowInfo,
+  type ActivityInput,
+  type GetLogAttributesInput,
+  type LocalActivityInput,
+  type Next,
+  type WorkflowExecuteInput,
+  type WorkflowInboundCallsInterceptor,
+  type WorkflowOutboundCallsInterceptor,
+  type WorkflowInterceptorsFactory,
+} from '@temporalio/workflow';
+import type { DeadLetterActivities } from '../activity-kit/dead-letter';
+import { deadLetterPresets } from '../catalog/dead-letter';
+import { createdAtFromMemo } from '../catalog/created-at';
+import { presetOptions } from '../catalog/define-job';
+import { jobMetrics } from '../shared/job-metrics';
+import { countFinalStall, countJob, currentJobType, recordJobDuration, startJobReport } from './job-metrics';
+import { currentJobState, jobStateMemoKey } from './job-state';
+import { releaseConcurrencySlot } from './concurrency-slot';
+import { installPauseGate, passPauseGate } from './pause-gate';
+import { presetTagOf } from './preset-tag';
+import { jobHeaderName, jobHeaderPayload } from '../shared/job-header';
+import { libraryActivities } from './library-activity-calls';
+import { bareActivityType } from '../shared/library-activities';
+
+/** Activities a job calls that are not its steps: a pause does not hold them. */
+const notSteps = new Set(['handOffToDeadLetter', 'releaseConcurrencySlot']);
+
+const { handOffToDeadLetter } = libraryActivities<DeadLetterActivities>(presetOptions(deadLetterPresets.handOff));
+
+class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
+  async execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
+    const info = workflowInfo();
+    // A job knows its type from its start (the JobType search attribute every job is started
+    // with); the DLQ and other workflows have none and run without the job lifecycle.
+    const type = startJobReport();
+    if (type === undefined) return next(input);
+    const fields = { jobId: info.workflowId, jobType: type, workflowId: info.workflowId, runId: info.runId };
+    // Jobs started before the memo and the DLQ existed replay without them (their histories have
+    // neither); every newer job records this marker in its first workflow task.
+    this.lifecycleV2 = patched('job-lifecycle-memo-and-dlq');
+    installPauseGate();
+    // Metrics add no commands and are not emitted on replay, so they need no patch.
+    if (info.continuedFromExecutionRunId === undefined) {
+      log.info('job:start', { ...fields, attempt: 1 });
+      countJob(jobMetrics.started, type);
+    }
+    // Set once the job closes (not when it continues as new): then its concurrency slot goes back.
+    let closed = false;
+    try {
+      const result = await next(input);
+      closed = true;
+      this.recordFinalState();
+      log.info('job:completed', fields);
+      countJob(jobMetrics.completed, type);
+      recordJobDuration(type, 'completed');
+      return result;
+    } catch (err) {
+      // Continuing as new is not an ending, and a plain Error is a bug that fails only the task (the
+      // SDK retries it after a fix); neither is dead-lettered.
+      if (err instanceof ContinueAsNew || !(err instanceof TemporalFailure)) throw err;
+      closed = true;
+      this.recordFinalState();
+      const cause = rootCause(err);
+      const errorType = cause.type ?? 'unknown';
+      if (isCancellation(err)) {
+        log.info('job:cancelled', fields);
+        countJob(jobMetrics.cancelled, type);
+        recordJobDuration(type, 'cancelled');
+        throw err;
+      }
+      countJob(jobMetrics.failed, type, { error_type: errorType });
+      recordJobDuration(type, 'failed');
+      if (!this.lifecycleV2) {
+        log.info('job:failed', fields);
+        throw err;
+      }
+      log.error('job:failed', { ...fields, errorType: cause.type, error: cause.message });
+      // Compensation already ran inside the job's workflow; the hand-off must finish even if the
+      // job is cancelled meanwhile, or the failure would be lost.
+      const handedOff = await CancellationScope.nonCancellable(() =>
+        handOffToDeadLetter({
+          id: info.workflowId,
+          type,
+          runId: info.runId,
+          payload: input.args[0],
+          error: cause,
+          failedActivityId: err instanceof ActivityFailure ? err.activityId : undefined,
+          createdAt: jobCreatedAt(),
+        }),
+      );
+      log.warn('job:dead-lettered', { ...fields, errorType: cause.type, dlq: handedOff.dlqWorkflowId, fingerprint: handedOff.fingerprint });
+      countJob(jobMetrics.deadLettered, type, { error_type: errorType });
+      throw err;
+    } finally {
+      if (closed) await releaseConcurrencySlot();
+    }
+  }
+
+  private lifecycleV2 = true;
+
+  private recordFinalState(): void {
+    if (!this.lifecycleV2) return;
+    const state = currentJobState();
+    if (state) upsertMemo({ [jobStateMemoKey]: state });
+  }
+}
+
+/**
+ * When the job was first enqueued, as far as the run knows: what a redrive carried in the memo, or
+ * the time of the start event when this is the job's first run (not the run's first workflow task,
+ * which a backlog delays). A continued run leaves it to the hand-off, which reads the first run.
+ */
+function jobCreatedAt(): string | undefined {
+  const info = workflowInfo();
+  const carried = createdAtFromMemo(info.memo);
+  if (carried) return carried.toISOString();
+  return info.continuedFromExecutionRunId === undefined ? info.startTime.toISOString() : undefined;
+}
+
+/** The job's own error: the first application or timeout failure under the activity wrapper. */
+function rootCause(err: TemporalFailure): { type?: string; message: string } {
+  for (let f: unknown = err; f instanceof TemporalFailure; f = f.cause) {
+    if (f instanceof ApplicationFailure) return f.type ? { type: f.type, message: f.message } : { message: f.message };
+    if (f.name === 'TimeoutFailure') return { type: 'timeout', message: f.message };
+  }
+  return { message: err.message };
+}
+
+/**
+ * Gives every log line of a job's workflow (saga, steps) the job's ID and type, and counts the
+ * stall that ended an activity's last attempt.
+ */
+class JobOutboundInterceptor implements WorkflowOutboundCallsInterceptor {
+  readonly scheduleLocalActivity = scheduleLocalActivity;
+
+  getLogAttributes(input: GetLogAttributesInput, next: Next<WorkflowOutboundCallsInterceptor, 'getLogAttributes'>): Record<string, unknown> {
+    const jobType = currentJobType();
+    return jobType ? next({ jobId: workflowInfo().workflowId, jobType, ...input }) : next(input);
+  }
+
+  async scheduleActivity(input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>): Promise<unknown> {
+    const headed = withJobHeader(input);
+    // A paused type schedules no step until it is resumed; its hand-off to the DLQ and the return of
+    // its concurrency slot, both on its way out, are not steps.
+    const paused = currentJobType() && !notSteps.has(bareActivityType(input.activityType)) ? passPauseGate(input.activityType) : undefined;
+    if (paused) await paused;
+    try {
+      return await next(headed);
+    } catch (err) {
+      countFinalStall(input, err);
+      throw err;
+    }
+  }
+}
+
+/**
+ * The pause gate of a local activity, before each attempt: the SDK schedules every retry of one
+ * through here (after its backoff timer), so an attempt paused between retries keeps its number.
+ * A retry that waited gets a fresh schedule-to-close window: the pause does not eat it.
+ */
+function scheduleLocalActivity(input: LocalActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>): Promise<unknown> {
+  const headed = withJobHeader(input);
+  const paused = currentJobType() ? passPauseGate(input.activityType) : undefined;
+  if (!paused) return next(headed);
+  return paused.then(() => next({ ...headed, originalScheduleTime: undefined }));
+}
+
+/**
+ * A job's step, as scheduled: the job's state names its preset (the record counts that preset's
+ * attempts), and its headers carry the job's execution and the preset, for the activity's retry
+ * schedule and ledger key. Other activities (the DLQ's, a window's) pass unchanged.
+ */
+function withJobHeader<I extends ActivityInput | LocalActivityInput>(input: I): I {
+  if (!currentJobType()) return input;
+  const preset = presetTagOf(input.options);
+  const state = currentJobState();
+  if (preset !== undefined && state) state.preset = preset;
+  const header = jobHeaderPayload({ execution: workflowInfo().firstExecutionRunId, ...(preset !== undefined ? { preset } : {}) });
+  return { ...input, headers: { ...input.headers, [jobHeaderName]: header } };
+}
+
+/** Registered by the worker through `interceptors.workflowModules`. */
+export const interceptors: WorkflowInterceptorsFactory = () => ({ inbound: [new JobLifecycleInterceptor()], outbound: [new JobOutboundInterceptor()] });
