@@ -20,6 +20,8 @@ export interface AuditRecord {
   patch?: unknown;
   /** Who acted: the console's signed-in user, or `jobctl`'s OS user (JOBCTL_USER). Unset for `dead-lettered`, and for operations from clients before 0.4. */
   by?: string;
+  /** The update ID of the call that did it, for a retry of that call to find (unset before 0.3). */
+  requestId?: string;
 }
 
 /** A failed job, as the hand-off activity reports it to the DLQ. */

@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import type { DeadLetterBatch, DeadLetterWorkflowInput, DiscardInput, RedriveInput, RedriveResult } from '../workflow-kit/dead-letter';
 import { applyDeadLetter, type DeadLetterEntry, type DeadLetterInput, type DeadLetterState } from '../workflow-kit/dead-letter-entries';
-import { completeRedrive, discardEntry, failRedrive, redriveFailureReason, releaseStaleRedrives } from '../workflow-kit/dead-letter-operations';
+import { completeRedrive, discardEntry, failRedrive, redriveFailureReason, releaseStaleRedrives, repeatOf } from '../workflow-kit/dead-letter-operations';
 import { unpackState } from '../workflow-kit/packed-state';
 import { isMissingWorkflow } from './dead-letter-calls';
 import { decodeFailureMessages, decodePayload, decodingOf, type PayloadDecoding } from './decode';
@@ -75,11 +75,12 @@ export async function foldDeadLetterHistory(events: readonly HistoryEvent[], dec
       if (request?.name === 'discard') {
         const input = args as DiscardInput;
         const entry = state.entries[input.id];
-        if (entry) discardEntry(entry, input, at);
+        if (entry && !repeatOf(entry, 'discard', input.requestId)) discardEntry(entry, input, at);
       } else if (request?.name === 'redrive') {
         const input = args as RedriveInput;
         const entry = state.entries[input.id];
-        if (entry) {
+        // A retry answered from the record of the call it repeats (repeatOf) changed nothing.
+        if (entry && !repeatOf(entry, 'redrive', input.requestId)) {
           entry.status = 'redriving';
           redrives.set(accepted.protocolInstanceId ?? '', { entry, input });
         }

@@ -182,7 +182,7 @@ export class DeadLetterQueue {
       shown: (entry: DeadLetterEntry, payload: unknown) => maskSensitive(payload, entrySensitive(entry, this.catalog)),
       restart: (located: LocatedEntry, options: RedriveOptions) => this.restart(located, options),
       discard: (located: LocatedEntry, { reason, by }: DiscardOptions) =>
-        this.update(located.workflowId, (h, updateId) => h.executeUpdate(discardUpdate, { args: [{ id: located.entry.id, reason, by }], updateId })),
+        this.update(located.workflowId, (h, updateId) => h.executeUpdate(discardUpdate, { args: [{ id: located.entry.id, reason, by, requestId: updateId }], updateId })),
     };
   }
 
@@ -208,7 +208,7 @@ export class DeadLetterQueue {
     // The audit trail records the patch with its sensitive fields masked: that one changed, never to what.
     const masked = options.patch === undefined ? undefined : maskSensitive(options.patch, entrySensitive(entry, this.catalog));
     const auditPatch = masked !== undefined && JSON.stringify(masked) !== JSON.stringify(options.patch) ? { auditPatch: masked } : {};
-    return this.update(workflowId, (h, updateId) => h.executeUpdate(redriveUpdate, { args: [{ id: entry.id, patch: options.patch, reason: options.reason, by: options.by, ...auditPatch }], updateId }));
+    return this.update(workflowId, (h, updateId) => h.executeUpdate(redriveUpdate, { args: [{ id: entry.id, patch: options.patch, reason: options.reason, by: options.by, ...auditPatch, requestId: updateId }], updateId }));
   }
 
   private async update<T>(workflowId: string, run: (h: ReturnType<Client['workflow']['getHandle']>, updateId: string) => Promise<T>): Promise<T> {

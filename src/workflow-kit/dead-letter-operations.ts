@@ -4,24 +4,50 @@
 import { mergePatch } from '../shared/merge-patch';
 import { appendAudit, type AuditRecord, type DeadLetterEntry, type DeadLetterState } from './dead-letter-entries';
 
-/** Who acted and why, as a redrive or a discard names them. */
+/** Who acted and why, as a redrive or a discard names them, and the call that asked. */
 export interface Operator {
   reason?: string;
   by?: string;
+  /**
+   * The update ID of the call (one across its retries): kept in the audit record, so that a retry
+   * that reaches the next run (the DLQ continued as new after it applied the first, whose answer was
+   * lost) gets that answer instead of "not dead-lettered". Unset from clients before 0.3.
+   */
+  requestId?: string;
 }
 
 /**
  * The record with who acted, when the operation said. Data only (no command), so histories from
  * before `by` existed replay unchanged: their updates carry none, and their records stay as they were.
  */
-function actedBy(record: AuditRecord, by: string | undefined): AuditRecord {
-  return by === undefined ? record : { ...record, by };
+function actedBy(record: AuditRecord, by: string | undefined, requestId?: string): AuditRecord {
+  const withBy = by === undefined ? record : { ...record, by };
+  return requestId === undefined ? withBy : { ...withBy, requestId };
+}
+
+/**
+ * The audit record of the operation that call `requestId` already applied to the entry, if it did:
+ * the call is a retry, answered from the record. Data only, so histories without request IDs
+ * replay as they ran.
+ */
+export function repeatOf(entry: DeadLetterEntry | undefined, action: 'redrive' | 'discard', requestId: string | undefined): AuditRecord | undefined {
+  if (entry === undefined || requestId === undefined) return undefined;
+  for (let i = entry.audit.length - 1; i >= 0; i--) {
+    const record = entry.audit[i]!;
+    if (record.requestId === requestId && record.action === action && !record.result.startsWith('failed')) return record;
+  }
+  return undefined;
+}
+
+/** The run a redrive's audit record says it started. */
+export function redrivenRunId(record: AuditRecord): string {
+  return record.result.replace(/^started run /, '');
 }
 
 /** Marks a dead-lettered entry discarded, with the reason in its audit trail. */
-export function discardEntry(entry: DeadLetterEntry, { reason, by }: Operator, at: string): DeadLetterEntry {
+export function discardEntry(entry: DeadLetterEntry, { reason, by, requestId }: Operator, at: string): DeadLetterEntry {
   entry.status = 'discarded';
-  entry.audit = appendAudit(entry.audit, actedBy({ at, action: 'discard', result: 'discarded', detail: reason }, by));
+  entry.audit = appendAudit(entry.audit, actedBy({ at, action: 'discard', result: 'discarded', detail: reason }, by, requestId));
   return entry;
 }
 
@@ -41,7 +67,7 @@ export function completeRedrive(state: DeadLetterState, entry: DeadLetterEntry, 
   if (current === entry) entry.status = 'redriven';
   const record: AuditRecord = { at, action: 'redrive', result: `started run ${input.runId}`, detail: input.reason };
   if (input.patch !== undefined) record.patch = input.patch;
-  current.audit = appendAudit(current.audit, actedBy(record, input.by));
+  current.audit = appendAudit(current.audit, actedBy(record, input.by, input.requestId));
 }
 
 /** The message of a failed redrive's update: `why` follows a prefix naming the job. */

@@ -17,7 +17,7 @@ import type { DeadLetterActivities } from '../activity-kit/dead-letter';
 import { deadLetterPresets, deadLetterWorkflowTaskTimeout } from '../catalog/dead-letter';
 import { presetOptions } from '../catalog/define-job';
 import { ErrorType } from '../shared/errors';
-import { completeRedrive, discardEntry, failRedrive, redriveFailureMessage, redrivePayload, releaseStaleRedrives } from './dead-letter-operations';
+import { completeRedrive, discardEntry, failRedrive, redriveFailureMessage, redrivePayload, redrivenRunId, releaseStaleRedrives, repeatOf } from './dead-letter-operations';
 import { packState, unpackState } from './packed-state';
 import { pageEntries, pageGroups, type DeadLetterGroupPage, type DeadLetterGroupPageInput, type DeadLetterPage, type DeadLetterPageInput } from './dead-letter-pages';
 import {
@@ -63,6 +63,8 @@ export interface RedriveInput {
   by?: string;
   /** The patch as the audit trail keeps it: with its sensitive fields masked. @defaultValue the patch */
   auditPatch?: unknown;
+  /** The call's update ID, the same across its retries: a retry in a later run gets the first answer. */
+  requestId?: string;
 }
 
 /** Result of {@link redriveUpdate}. */
@@ -79,6 +81,8 @@ export interface DiscardInput {
   reason?: string;
   /** Who discards, for the audit trail. @defaultValue unrecorded */
   by?: string;
+  /** The call's update ID, as {@link RedriveInput.requestId}. */
+  requestId?: string;
 }
 
 /** Input of {@link deadLettersSignal}: the hand-offs one worker gathered for one shard. */
@@ -145,7 +149,10 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
 
   setHandler(
     redriveUpdate,
-    async ({ id, patch, reason, by, auditPatch }) => {
+    async ({ id, patch, reason, by, auditPatch, requestId }) => {
+      // A retry of a call this DLQ applied in an earlier run (its answer lost): that answer again.
+      const repeat = repeatOf(state.entries[id], 'redrive', requestId);
+      if (repeat) return { id, runId: redrivenRunId(repeat) };
       const entry = deadLettered(state, id);
       const payload = redrivePayload(entry, patch);
       entry.status = 'redriving';
@@ -153,7 +160,7 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
         // The failed run's trace context, so that the new run is linked to it (an activity's input: no command changes).
         const traced = entry.traceContext ? { traceContext: entry.traceContext } : {};
         const { runId } = await restartJob(patch === undefined ? { type: entry.type, id, payload, ...traced } : { type: entry.type, id, payload, unpatched: entry.payload, ...traced });
-        completeRedrive(state, entry, { patch: auditPatch ?? patch, runId, reason, by }, now());
+        completeRedrive(state, entry, { patch: auditPatch ?? patch, runId, reason, by, requestId }, now());
         log.info('job:redriven', { jobId: id, jobType: entry.type, workflowId: id, runId, attempts: entry.attempts, patched: patch !== undefined, reason });
         countJob(jobMetrics.redriven, entry.type);
         return { id, runId };
@@ -167,13 +174,13 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
         throw ApplicationFailure.nonRetryable(redriveFailureMessage(id, why), invalid ? ErrorType.InvalidPayload : ErrorType.DlqInvalidState);
       }
     },
-    { validator: ({ id }) => void deadLettered(state, id) },
+    { validator: ({ id, requestId }) => void (repeatOf(state.entries[id], 'redrive', requestId) ?? deadLettered(state, id)) },
   );
 
   setHandler(
     discardUpdate,
-    ({ id, reason, by }) => discardEntry(deadLettered(state, id), { reason, by }, now()),
-    { validator: ({ id }) => void deadLettered(state, id) },
+    ({ id, reason, by, requestId }) => (repeatOf(state.entries[id], 'discard', requestId) ? state.entries[id]! : discardEntry(deadLettered(state, id), { reason, by, requestId }, now())),
+    { validator: ({ id, requestId }) => void (repeatOf(state.entries[id], 'discard', requestId) ?? deadLettered(state, id)) },
   );
 
   const limit = input.continueAsNewAfterEvents ?? (bounded ? 4000 : 10_000);

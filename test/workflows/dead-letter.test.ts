@@ -7,7 +7,8 @@ import { JobClient } from '../../src/client/job-client';
 import { DeadLetterError } from '../../src/client/dead-letters';
 import { seedDemoAccounts } from '../../src/jobs/database/seed';
 import { deadLetterShardOf, deadLetterShardWorkflowId } from '../../src/catalog/dead-letter-shards';
-import { redriveUpdate } from '../../src/workflow-kit/dead-letter';
+import { deadLettersSignal, discardUpdate, redriveUpdate } from '../../src/workflow-kit/dead-letter';
+import { deadLetterWorkflowTaskTimeout } from '../../src/catalog/dead-letter';
 import { ErrorType, InvalidOptionError, InvalidPayloadError } from '../../src/shared/errors';
 import { type TestDb } from '../helpers/db';
 import { deadLetterEntries, waitFor } from '../helpers/dlq';
@@ -225,6 +226,46 @@ describe('dead-letter queue (real dev server)', function () {
       // A patch that keeps the paymentId is fine.
       const fixed = await jobs.deadLetters.redrive(id, { patch: { toAccount: 'bob' } });
       await env.client.workflow.getHandle(id, fixed.runId).result();
+    });
+  });
+
+  it('answers a redrive or a discard retried in the DLQ\'s next run (the first answer lost) with the first answer, and applies each once', async () => {
+    const { jobs, worker, taskQueue } = await setUp();
+    const id = uniqueId('dlq-repeat');
+    let other = uniqueId('dlq-repeat');
+    while (deadLetterShardOf(other) !== deadLetterShardOf(id)) other = uniqueId('dlq-repeat');
+    // The shard continues as new after every signal: each hand-off below starts a new run.
+    const shardId = deadLetterShardWorkflowId(taskQueue, 'send-email', deadLetterShardOf(id));
+    await env.client.workflow.start('deadLetterWorkflow', { workflowId: shardId, taskQueue, args: [{ type: 'send-email', continueAsNewAfterSignals: 1 }], workflowTaskTimeout: deadLetterWorkflowTaskTimeout });
+    const shard = env.client.workflow.getHandle(shardId);
+    const nextRun = async () => {
+      const before = (await shard.describe()).runId;
+      await shard.signal(deadLettersSignal, { entries: [] });
+      await waitFor(() => shard.describe(), (d) => d.runId !== before, 30_000);
+    };
+    await worker.runUntil(async () => {
+      for (const jobId of [id, other]) {
+        const { handle } = await jobs.enqueue('send-email', payload(`${jobId}@example.com`), { id: jobId });
+        await assert.rejects(handle.result());
+      }
+      await waitFor(() => jobs.deadLetters.counts(), (c) => c['send-email']?.['dead-lettered'] === 2, 30_000);
+      refusing = false;
+      const redrive = { id, reason: 'provider back', requestId: 'call-1' };
+      const first = await shard.executeUpdate(redriveUpdate, { args: [redrive], updateId: 'call-1' });
+      await nextRun();
+      assert.deepEqual(await shard.executeUpdate(redriveUpdate, { args: [redrive], updateId: 'call-1' }), first, 'the retry gets the first answer');
+      await assert.rejects(shard.executeUpdate(redriveUpdate, { args: [{ ...redrive, requestId: 'call-2' }], updateId: 'call-2' }), (err: Error) => /not dead-lettered/.test(String((err.cause as Error | undefined)?.message)), 'another call is refused');
+
+      const discard = { id: other, reason: 'gone', requestId: 'call-3' };
+      await shard.executeUpdate(discardUpdate, { args: [discard], updateId: 'call-3' });
+      await nextRun();
+      assert.equal((await shard.executeUpdate(discardUpdate, { args: [discard], updateId: 'call-3' })).status, 'discarded');
+
+      const redriven = await jobs.deadLetters.show(id);
+      assert.equal(redriven.audit.filter((a) => a.action === 'redrive').length, 1, 'one redrive, one run started');
+      assert.equal(redriven.audit.at(-1)?.result, `started run ${first.runId}`);
+      assert.equal((await jobs.deadLetters.show(other)).audit.filter((a) => a.action === 'discard').length, 1);
+      await env.client.workflow.getHandle(id, first.runId).result();
     });
   });
 
