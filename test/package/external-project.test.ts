@@ -71,7 +71,7 @@ describe('the package, installed from its tarball in a project of its own', func
     const manifest = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     assert.match(manifest.dependencies['durable-jobs']!, /^file:.*\.tgz$/);
     const resolve = (spec: string) => sh(process.execPath, ['-e', `console.log(require.resolve(${JSON.stringify(spec)}))`], { cwd: project, timeoutMs: 30_000 });
-    assert.match((await resolve('durable-jobs/workflow')).stdout, /node_modules\/durable-jobs\/dist\/workflow\/index\.js/);
+    assert.match((await resolve('durable-jobs/workflow')).stdout, /node_modules\/durable-jobs\/dist\/workflow-kit\/index\.js/);
     const deep = await resolve('durable-jobs/dist/shared/config');
     assert.notEqual(deep.code, 0, 'a path outside the exports map does not resolve');
     assert.match(deep.stderr, /ERR_PACKAGE_PATH_NOT_EXPORTED/);
