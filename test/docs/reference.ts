@@ -171,7 +171,7 @@ const readElsewhere = [
   '| variable | read by | meaning | default |',
   '| --- | --- | --- | --- |',
   '| `DURABLE_JOBS_CATALOG` | jobctl | the module jobctl loads the catalog from (`--catalog` overrides it); else package.json\'s `"durable-jobs": { "catalog": … }` | this repository: `./dist/jobs/catalog.js` |',
-  '| `DURABLE_JOBS_WORKER` | `npm start`, `npm run worker` | the module the worker definition is loaded from (`--worker` overrides it for `npm run worker`); else package.json\'s `"durable-jobs": { "worker": … }` | this repository: `./dist/jobs/worker.js` |',
+  '| `DURABLE_JOBS_WORKER` | `npm start`, `npm run worker` | the module the worker definition is loaded from (`--worker` overrides it for `npm run worker`); else package.json\'s `"durable-jobs": { "worker": … }` | this repository: `./dist/app/worker.js` |',
   '| `JOBCTL_USER` | jobctl | who `jobctl dlq redrive`, `dlq discard`, `pause` and `resume` record in the audit trail (`by`); the console records its signed-in user | the OS user |',
   '| `CONSOLE` | `npm start` | `false`: serve no operator console | on |',
   '| `OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, `OTEL_SDK_DISABLED`, `OTEL_TRACES_EXPORTER`, other `OTEL_*` | the worker, jobctl, `JobClient.connect` | tracing: [tracing guide](../guide/tracing.md) | unset: tracing off |',
