@@ -69,7 +69,7 @@ export async function startDevServer(
     ...(codecEndpoint ? ['--ui-codec-endpoint', codecEndpoint] : []),
   ];
   for (let attempt = 1; ; attempt++) {
-    const started = await launch(cliPath, args, config, address, readyTimeoutMs);
+    const started = await launch(cliPath, args, config.dataDir, dbFile, address, readyTimeoutMs);
     if ('stop' in started) return { address, httpAddress: `${config.devServerIp}:${config.devServerHttpPort}`, uiUrl: `http://${config.devServerIp}:${config.devServerUiPort}`, ...started };
     // The CLI finds ports of its own free (history, matching, metrics) and binds them a moment
     // later: on a busy machine another process can take one between the two, and the server exits
@@ -89,8 +89,7 @@ export function portTaken(stderr: string): boolean {
 
 type Launched = Pick<DevServer, 'stop' | 'pid'> | { error: Error; stderr: string };
 
-async function launch(cliPath: string, args: string[], config: Config, address: string, readyTimeoutMs: number): Promise<Launched> {
-  const dbFile = path.join(config.dataDir, 'temporal.db');
+async function launch(cliPath: string, args: string[], dataDir: string, dbFile: string, address: string, readyTimeoutMs: number): Promise<Launched> {
   // Its own process group: a terminal's Ctrl-C reaches only us, so the worker drains before the server stops.
   // Its stdout is only a banner (with a metrics address that is not the worker's); errors go to
   // stderr, passed on to ours and kept (its tail) to tell a port taken from other failures.
@@ -101,8 +100,8 @@ async function launch(cliPath: string, args: string[], config: Config, address: 
     stderr = (stderr + chunk.toString('utf8')).slice(-8192);
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  if (child.pid !== undefined) await recordDevServer(config.dataDir, child.pid);
-  const dismissGuard = child.pid !== undefined ? guardDevServer(child.pid, dbFile, config.dataDir) : () => {};
+  if (child.pid !== undefined) await recordDevServer(dataDir, child.pid);
+  const dismissGuard = child.pid !== undefined ? guardDevServer(child.pid, dbFile, dataDir) : () => {};
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
 
@@ -110,7 +109,7 @@ async function launch(cliPath: string, args: string[], config: Config, address: 
     process.removeListener('exit', killOnExit);
     dismissGuard();
     await terminate(child, exited, graceMs);
-    await forgetDevServer(config.dataDir);
+    await forgetDevServer(dataDir);
   };
   try {
     await waitUntilReady(address, exited, readyTimeoutMs);

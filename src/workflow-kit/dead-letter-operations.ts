@@ -6,7 +6,9 @@ import { appendAudit, type AuditRecord, type DeadLetterEntry, type DeadLetterSta
 
 /** Who acted and why, as a redrive or a discard names them, and the call that asked. */
 export interface Operator {
+  /** Why, for the audit trail. */
   reason?: string;
+  /** Who acts, for the audit trail. @defaultValue unrecorded */
   by?: string;
   /**
    * The update ID of the call (one across its retries): kept in the audit record, so that a retry
@@ -20,10 +22,12 @@ export interface Operator {
  * The record with who acted, when the operation said. Data only (no command), so histories from
  * before `by` existed replay unchanged: their updates carry none, and their records stay as they were.
  */
-function actedBy(record: AuditRecord, by: string | undefined, requestId?: string): AuditRecord {
-  const withBy = by === undefined ? record : { ...record, by };
-  return requestId === undefined ? withBy : { ...withBy, requestId };
+function actedBy(record: AuditRecord, { by, requestId }: Operator): AuditRecord {
+  return { ...record, ...(by === undefined ? {} : { by }), ...(requestId === undefined ? {} : { requestId }) };
 }
+
+/** The result a redrive's audit record gives, before the run it started. */
+const startedRun = 'started run ';
 
 /**
  * The audit record of the operation that call `requestId` already applied to the entry, if it did:
@@ -34,20 +38,20 @@ export function repeatOf(entry: DeadLetterEntry | undefined, action: 'redrive' |
   if (entry === undefined || requestId === undefined) return undefined;
   for (let i = entry.audit.length - 1; i >= 0; i--) {
     const record = entry.audit[i]!;
-    if (record.requestId === requestId && record.action === action && !record.result.startsWith('failed')) return record;
+    if (record.requestId === requestId && record.action === action) return record;
   }
   return undefined;
 }
 
 /** The run a redrive's audit record says it started. */
 export function redrivenRunId(record: AuditRecord): string {
-  return record.result.replace(/^started run /, '');
+  return record.result.slice(startedRun.length);
 }
 
 /** Marks a dead-lettered entry discarded, with the reason in its audit trail. */
-export function discardEntry(entry: DeadLetterEntry, { reason, by, requestId }: Operator, at: string): DeadLetterEntry {
+export function discardEntry(entry: DeadLetterEntry, operator: Operator, at: string): DeadLetterEntry {
   entry.status = 'discarded';
-  entry.audit = appendAudit(entry.audit, actedBy({ at, action: 'discard', result: 'discarded', detail: reason }, by, requestId));
+  entry.audit = appendAudit(entry.audit, actedBy({ at, action: 'discard', result: 'discarded', detail: operator.reason }, operator));
   return entry;
 }
 
@@ -65,9 +69,9 @@ export function redrivePayload(entry: DeadLetterEntry, patch: unknown): unknown 
 export function completeRedrive(state: DeadLetterState, entry: DeadLetterEntry, input: Operator & { patch?: unknown; runId: string }, at: string): void {
   const current = state.entries[entry.id] ?? entry;
   if (current === entry) entry.status = 'redriven';
-  const record: AuditRecord = { at, action: 'redrive', result: `started run ${input.runId}`, detail: input.reason };
+  const record: AuditRecord = { at, action: 'redrive', result: `${startedRun}${input.runId}`, detail: input.reason };
   if (input.patch !== undefined) record.patch = input.patch;
-  current.audit = appendAudit(current.audit, actedBy(record, input.by, input.requestId));
+  current.audit = appendAudit(current.audit, actedBy(record, input));
 }
 
 /** The message of a failed redrive's update: `why` follows a prefix naming the job. */
@@ -84,7 +88,8 @@ export function redriveFailureReason(id: string, message: string): string {
 /** Records a redrive that failed: the entry is dead-lettered again, for the operator to retry. */
 export function failRedrive(entry: DeadLetterEntry, message: string, { reason, by }: Operator, at: string): void {
   entry.status = 'dead-lettered';
-  entry.audit = appendAudit(entry.audit, actedBy({ at, action: 'redrive', result: `failed: ${message}`, detail: reason }, by));
+  // Without the request ID: a retry of a call that failed tries again.
+  entry.audit = appendAudit(entry.audit, actedBy({ at, action: 'redrive', result: `failed: ${message}`, detail: reason }, { by }));
 }
 
 /**

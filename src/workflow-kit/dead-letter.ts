@@ -17,7 +17,7 @@ import type { DeadLetterActivities } from '../activity-kit/dead-letter';
 import { deadLetterPresets, deadLetterWorkflowTaskTimeout } from '../catalog/dead-letter';
 import { presetOptions } from '../catalog/define-job';
 import { ErrorType } from '../shared/errors';
-import { completeRedrive, discardEntry, failRedrive, redriveFailureMessage, redrivePayload, redrivenRunId, releaseStaleRedrives, repeatOf } from './dead-letter-operations';
+import { completeRedrive, discardEntry, failRedrive, redriveFailureMessage, redrivePayload, redrivenRunId, releaseStaleRedrives, repeatOf, type Operator } from './dead-letter-operations';
 import { packState, unpackState } from './packed-state';
 import { pageEntries, pageGroups, type DeadLetterGroupPage, type DeadLetterGroupPageInput, type DeadLetterPage, type DeadLetterPageInput } from './dead-letter-pages';
 import {
@@ -49,22 +49,16 @@ export interface DeadLetterWorkflowInput {
   retainClosedEntriesDays?: number;
 }
 
-/** Input of {@link redriveUpdate}. */
-export interface RedriveInput {
+/** Input of {@link redriveUpdate}: the entry, the patch, and who redrives, why, in which call. */
+export interface RedriveInput extends Operator {
   id: string;
   /**
    * A JSON Merge Patch applied to the payload; the result must pass the job type's schema, which
    * the worker's restart checks (the DLQ workflow, library code, knows no schemas).
    */
   patch?: unknown;
-  /** Why, for the audit trail. */
-  reason?: string;
-  /** Who redrives, for the audit trail. @defaultValue unrecorded */
-  by?: string;
   /** The patch as the audit trail keeps it: with its sensitive fields masked. @defaultValue the patch */
   auditPatch?: unknown;
-  /** The call's update ID, the same across its retries: a retry in a later run gets the first answer. */
-  requestId?: string;
 }
 
 /** Result of {@link redriveUpdate}. */
@@ -74,15 +68,9 @@ export interface RedriveResult {
   runId: string;
 }
 
-/** Input of {@link discardUpdate}. */
-export interface DiscardInput {
+/** Input of {@link discardUpdate}: the entry, and who discards, why, in which call. */
+export interface DiscardInput extends Operator {
   id: string;
-  /** Why, for the audit trail. */
-  reason?: string;
-  /** Who discards, for the audit trail. @defaultValue unrecorded */
-  by?: string;
-  /** The call's update ID, as {@link RedriveInput.requestId}. */
-  requestId?: string;
 }
 
 /** Input of {@link deadLettersSignal}: the hand-offs one worker gathered for one shard. */
@@ -174,13 +162,13 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
         throw ApplicationFailure.nonRetryable(redriveFailureMessage(id, why), invalid ? ErrorType.InvalidPayload : ErrorType.DlqInvalidState);
       }
     },
-    { validator: ({ id, requestId }) => void (repeatOf(state.entries[id], 'redrive', requestId) ?? deadLettered(state, id)) },
+    { validator: ({ id, requestId }) => void actionable(state, id, 'redrive', requestId) },
   );
 
   setHandler(
     discardUpdate,
     ({ id, reason, by, requestId }) => (repeatOf(state.entries[id], 'discard', requestId) ? state.entries[id]! : discardEntry(deadLettered(state, id), { reason, by, requestId }, now())),
-    { validator: ({ id, requestId }) => void (repeatOf(state.entries[id], 'discard', requestId) ?? deadLettered(state, id)) },
+    { validator: ({ id, requestId }) => void actionable(state, id, 'discard', requestId) },
   );
 
   const limit = input.continueAsNewAfterEvents ?? (bounded ? 4000 : 10_000);
@@ -194,6 +182,11 @@ export async function deadLetterWorkflow(input: DeadLetterWorkflowInput, packedE
   if (packed.length > nearCapacityBytes) log.warn('dlq:near-capacity', { jobType: input.type, bytes: packed.length, entries: Object.keys(state.entries).length });
   // A shard started by an earlier release (10 s) takes the DLQ's task timeout from its next run.
   await continueAsNewUnderCurrentProtocolWith<typeof deadLetterWorkflow>({ workflowTaskTimeout: deadLetterWorkflowTaskTimeout })({ ...input, entries: undefined }, packed);
+}
+
+/** What an operation acts on: the record of the call it repeats (answered from it), or an entry in the DLQ now; rejects it otherwise. */
+function actionable(state: DeadLetterState, id: string, action: 'redrive' | 'discard', requestId: string | undefined): unknown {
+  return repeatOf(state.entries[id], action, requestId) ?? deadLettered(state, id);
 }
 
 /** The entry of a job that is in the DLQ now; rejects the operation otherwise. */

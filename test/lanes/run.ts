@@ -115,7 +115,8 @@ async function runLane(lane: Lane, timesDir: string): Promise<LaneResult> {
   }
   const started = Date.now();
   // A lane of many short files runs in shards, mocha processes side by side, each file in one.
-  const shards = Array.from({ length: Math.min(lane.shards ?? 1, lane.files.length) }, (_, i) => lane.files.filter((_, k) => k % (lane.shards ?? 1) === i));
+  const count = Math.min(lane.shards ?? 1, lane.files.length);
+  const shards = Array.from({ length: count }, (_, i) => lane.files.filter((_, k) => k % count === i));
   process.stdout.write(`[${lane.name}] lane started: ${lane.files.length} files${shards.length > 1 ? ` in ${shards.length} mocha processes` : ''}\n`);
   const ran = await Promise.all(
     shards.map(async (files, i) => {
