@@ -22,7 +22,15 @@ interface LaneResult {
   failures: number;
   pending: number;
   files: Record<string, number>;
+  /** Its failed tests, repeated at the end of the output, where CI's tail shows them. */
+  failed: FailedTest[];
   why?: string;
+}
+
+interface FailedTest {
+  title: string;
+  file?: string;
+  error: string;
 }
 
 function usage(to: NodeJS.WriteStream = process.stderr): void {
@@ -123,9 +131,9 @@ async function runLane(lane: Lane, timesDir: string): Promise<LaneResult> {
       const timesFile = path.join(timesDir, `${lane.name}-${i}.json`);
       const code = await runPrefixed(lane.name, process.execPath, [require.resolve('mocha/bin/mocha.js'), ...files], { ...env, TEST_TIMES_FILE: timesFile });
       try {
-        return { code, ...(JSON.parse(readFileSync(timesFile, 'utf8')) as Pick<LaneResult, 'passes' | 'failures' | 'pending' | 'files'>) };
+        return { code, ...(JSON.parse(readFileSync(timesFile, 'utf8')) as Pick<LaneResult, 'passes' | 'failures' | 'pending' | 'files' | 'failed'>) };
       } catch {
-        return { code: code || 1, passes: 0, failures: 0, pending: 0, files: {}, why: 'mocha ended before its summary' };
+        return { code: code || 1, passes: 0, failures: 0, pending: 0, files: {}, failed: [], why: 'mocha ended before its summary' };
       }
     }),
   );
@@ -139,6 +147,7 @@ async function runLane(lane: Lane, timesDir: string): Promise<LaneResult> {
     failures: ran.reduce((n, r) => n + r.failures, 0),
     pending: ran.reduce((n, r) => n + r.pending, 0),
     files: Object.assign({}, ...ran.map((r) => r.files)) as Record<string, number>,
+    failed: ran.flatMap((r) => r.failed ?? []),
     ...(why !== undefined ? { why } : {}),
   };
 }
@@ -176,7 +185,7 @@ async function main(): Promise<void> {
         waiting.splice(waiting.indexOf(lane), 1);
         const failed = lane.needs.filter((part) => settled.get(part) !== 0);
         if (failed.length > 0) {
-          results.push({ lane, code: 1, seconds: 0, passes: 0, failures: 0, pending: 0, files: {}, why: `not run: provisioning ${failed.join(', ')} failed (see the [provision …] lines)` });
+          results.push({ lane, code: 1, seconds: 0, passes: 0, failures: 0, pending: 0, files: {}, failed: [], why: `not run: provisioning ${failed.join(', ')} failed (see the [provision …] lines)` });
           continue;
         }
         running++;
@@ -218,6 +227,14 @@ function report(results: LaneResult[], seconds: number, parallel: number): void 
   const files = results.flatMap((r) => Object.entries(r.files).map(([file, ms]) => ({ file, ms, lane: r.lane.name })));
   out('slowest files:');
   for (const f of files.sort((a, b) => b.ms - a.ms).slice(0, 10)) out(`  ${`${(f.ms / 1000).toFixed(0)} s`.padStart(6)}  ${f.file} (${f.lane})`);
+  const failed = results.flatMap((r) => r.failed.map((f) => ({ ...f, lane: r.lane.name })));
+  if (failed.length > 0) {
+    out('failed (each in full above, under its lane):');
+    for (const f of failed) {
+      out(`  [${f.lane}] ${f.title}${f.file ? ` (${f.file})` : ''}`);
+      for (const line of f.error.split('\n')) out(`      ${line}`);
+    }
+  }
   out(`mocha: ${sum('passes')} passed, ${sum('failures')} failed, ${sum('pending')} skipped`);
 }
 
