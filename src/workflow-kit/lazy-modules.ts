@@ -3,7 +3,7 @@
 // workflow). A require inside a function is bundled all the same but evaluated only when called,
 // and then only in that workflow's own module cache. These are the costly modules that only rare
 // paths need: before, they were most of the worker's CPU per job (docs/performance.md).
-// test/workflows/bundle-imports.test.ts fails if workflow code imports them at the top again.
+// test/workflow-kit/bundle-imports.test.ts fails if workflow code imports them at the top again.
 /* eslint-disable @typescript-eslint/no-require-imports -- evaluated on first use only, see above */
 import type * as Fflate from 'fflate/browser';
 

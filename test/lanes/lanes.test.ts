@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { provisionPartNames } from '../../src/provision/parts';
 import { repoRoot } from '../helpers/env';
-import { lanes } from './lanes';
+import { lanes, suiteFolders } from './lanes';
 
 describe('test lanes', () => {
   it('hold every test file exactly once, and only files that exist', () => {
@@ -18,6 +19,13 @@ describe('test lanes', () => {
     assert.deepEqual(twice, [], 'files in more than one lane');
     assert.deepEqual(listed.map((entry) => entry.file).filter((file) => !existsSync(path.join(repoRoot, file))), [], 'listed files that do not exist');
     assert.deepEqual(onDisk.filter((file) => !listed.some((entry) => entry.file === file)), [], 'test files in no lane (add each to test/lanes/lanes.ts)');
+  });
+
+  it('mirror src/: each folder of test/ is named after the folder of src/ it tests, or is one of the suite’s own', () => {
+    const folders = (root: string) => readdirSync(path.join(repoRoot, root), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const source = folders('src');
+    assert.deepEqual(folders('test').filter((folder) => !source.includes(folder) && !(folder in suiteFolders)), [], 'test folders named after no folder of src/ (rename them, or add them to suiteFolders with what they test)');
+    assert.deepEqual(Object.keys(suiteFolders).filter((folder) => source.includes(folder)), [], 'suite folders that shadow a folder of src/');
   });
 
   it('have unique names, an npm script each, and need only parts npm run provision knows', () => {
@@ -50,6 +58,25 @@ describe('the lane runner (npm test)', () => {
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     child.stdout.destroy();
     assert.equal(await exited, 141, 'ends at the closed pipe (128 + SIGPIPE), having stopped its lane');
+  });
+
+  it('has each failed test written by the summary reporter (title, file, error), for the runner to repeat at the end', async function () {
+    this.timeout(60_000);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'reporter-'));
+    try {
+      const spec = path.join(dir, 'one.test.js');
+      writeFileSync(spec, "describe('a suite', () => { it('passes', () => {}); it('fails here', () => { throw new Error('the reason, line one\\nline two'); }); });\n");
+      const timesFile = path.join(dir, 'times.json');
+      const mocha = promisify(execFile)(process.execPath, [require.resolve('mocha/bin/mocha.js'), '--no-config', '--reporter', path.join(repoRoot, 'test/helpers/summary-reporter.js'), '--require', 'tsx/cjs', spec], { cwd: repoRoot, env: { ...process.env, TEST_TIMES_FILE: timesFile } });
+      await assert.rejects(mocha, (err: { stdout?: string }) => /mocha: 1 passed, 1 failed, 0 skipped/.test(err.stdout ?? ''));
+      const written = JSON.parse(readFileSync(timesFile, 'utf8')) as { failed: { title: string; file?: string; error: string }[] };
+      assert.equal(written.failed.length, 1);
+      assert.equal(written.failed[0]!.title, 'a suite fails here');
+      assert.equal(written.failed[0]!.file, path.relative(repoRoot, spec));
+      assert.match(written.failed[0]!.error, /^Error: the reason, line one\nline two\n {4}at /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a TEST_LANES_PARALLEL that is not a whole number of lanes, with exit 2', async () => {

@@ -30,23 +30,26 @@ export const lanes: Lane[] = [
     needs: [],
     shards: 2,
     files: [
-      ...inFolder('activities', ['attempt-logs', 'email', 'job-attempt', 'hand-off-batcher', 'payments', 'reports', 'retry-after', 'smtp-errors', 'smtp-tls', 'sync-source']),
+      ...inFolder('activities', ['email', 'payments', 'reports', 'smtp-errors', 'smtp-tls', 'sync-source']),
+      ...inFolder('activity-kit', ['attempt-logs', 'job-attempt', 'hand-off-batcher', 'ledger', 'retry-after']),
+      ...inFolder('app', ['worker']),
       ...inFolder('bench', ['profile-summary', 'report']),
       ...inFolder('catalog', ['catalog', 'failure-fingerprint', 'fairness', 'sensitive', 'start-compat', 'unknown-keys']),
       ...inFolder('client', ['codec-server', 'dead-letter-bulk', 'dead-letter-calls', 'dead-letter-history', 'format', 'job-list', 'redrive-plan', 'validate']),
       ...inFolder('jobctl', ['cli-help', 'cli-windows', 'http-api-subset', 'progress']),
       ...inFolder('cluster', ['config']),
       ...inFolder('console', ['hosts', 'job-filters']),
-      ...inFolder('db', ['database-errors', 'database', 'ledger']),
+      ...inFolder('db', ['database-errors', 'database']),
       ...inFolder('deploy', ['docker-compose', 'dockerfile', 'layering', 'workflow-lint']),
       ...inFolder('docs', ['links', 'reference']),
-      ...inFolder('jobs', ['catalog', 'task-queues', 'worker']),
+      ...inFolder('jobs', ['catalog', 'task-queues']),
       ...inFolder('lanes', ['lanes']),
       ...inFolder('package', ['entry-points']),
       ...inFolder('provision', ['heartbeat', 'parts']),
       ...inFolder('shared', ['attempts', 'config', 'encryption-codec', 'ensure-search-attributes', 'project-modules', 'retry', 'stall']),
       ...inFolder('worker', ['bundle-check', 'check-workflows', 'library-activities', 'logger', 'orphan-watch', 'sandbox-timeout', 'tracing']),
-      ...inFolder('workflows', ['bundle-imports', 'replay-tracing', 'replay']),
+      ...inFolder('workflow-kit', ['bundle-imports', 'replay-tracing']),
+      ...inFolder('workflows', ['replay']),
     ],
   },
   {
@@ -82,11 +85,13 @@ export const lanes: Lane[] = [
     summary: 'each job type’s workflow with real workers on the time-skipping server (the dev server where its timers matter): retries, compensation, the DLQ, debounce, dedupe, limits, the test kit',
     needs: ['cli', 'test-server'],
     files: [
-      ...inFolder('activities', ['disk-full', 'interceptors', 'payments-outage']),
+      ...inFolder('activities', ['payments-outage']),
+      ...inFolder('activity-kit', ['disk-full', 'interceptors']),
       ...inFolder('shared', ['redaction']),
       ...inFolder('testing', ['kit-logs', 'kit']),
       ...inFolder('worker', ['create-worker']),
-      ...inFolder('workflows', ['concurrency-limiter', 'config-wait', 'dead-letter-capacity', 'dead-letter', 'debounce', 'dedupe', 'generate-report', 'library-activity-names', 'noop', 'process-payment', 'send-email', 'sync-data']),
+      ...inFolder('workflow-kit', ['concurrency-limiter', 'config-wait', 'dead-letter-capacity', 'dead-letter', 'debounce', 'dedupe', 'library-activity-names']),
+      ...inFolder('workflows', ['generate-report', 'noop', 'process-payment', 'send-email', 'sync-data']),
     ],
   },
   {
@@ -123,3 +128,18 @@ export const lanes: Lane[] = [
     files: [...inFolder('cluster', ['soak', 'dlq-storm']), ...inFolder('integration', ['dlq-storm'])],
   },
 ];
+
+/**
+ * The folders of test/ that test no one folder of src/ (every other folder of test/ is named after
+ * the folder of src/ it tests): test/lanes/lanes.test.ts holds the tree to this.
+ */
+export const suiteFolders: Record<string, string> = {
+  integration: 'several folders together: real worker processes, jobctl and the console on a dev server',
+  deploy: 'what ships beside the code: the import rules, docker-compose, the Dockerfile, the package, the cluster scripts',
+  docs: 'the docs: links, and the reference pages checked against the code',
+  package: 'the packed tarball, its entry points, a team’s project built from it',
+  bench: 'npm run bench (bench/)',
+  lanes: 'the lanes themselves (this folder)',
+  helpers: 'code the tests share',
+  fixtures: 'recorded histories and the outside project the tests use',
+};

@@ -8,7 +8,7 @@ import { repoRoot } from '../helpers/env';
 // The built `durable-jobs/workflow` entry, bundled by the SDK's own bundler from a user's
 // workflows file, as a worker bundles it. The bundler rejects Node built-ins outright; zod, the
 // payload schemas and the catalog would bundle but cost every job their evaluation
-// (docs/performance.md), so the bundle is searched for them. test/workflows/bundle-imports.test.ts
+// (docs/performance.md), so the bundle is searched for them. test/workflow-kit/bundle-imports.test.ts
 // walks the sources; this checks what ships (npm test builds first).
 
 const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
