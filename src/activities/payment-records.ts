@@ -5,7 +5,7 @@ import { ErrorType } from '../workflow-kit';
 import type { AccountsTable, HoldsTable, Trx } from '../jobs/database/schema';
 import { ProcessPaymentErrorType, type ProcessPaymentPayload } from '../jobs/process-payment';
 
-/** The account, checked to exist and to be in the payment's currency (else non-retryable jobs:unknown-account, jobs:currency-mismatch). */
+/** The account, checked to exist and to be in the payment's currency (else non-retryable process-payment:unknown-account, process-payment:currency-mismatch). */
 export async function accountFor(trx: Trx, id: string, currency: string): Promise<AccountsTable> {
   const account = await trx.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
   if (!account) throw nonRetryable(ProcessPaymentErrorType.UnknownAccount, `account "${id}" does not exist`);

@@ -126,7 +126,7 @@ export function createPaymentsActivities(deps: ActivityDeps) {
 
     /**
      * Undoes `capture` (step `compensate:capture`): moves the money back with reversal entries and
-     * reopens the hold. Does nothing if the capture never took effect; retried (jobs:compensation-pending)
+     * reopens the hold. Does nothing if the capture never took effect; retried (process-payment:compensation-pending)
      * while the to-account lacks the money.
      */
     reverseCapture: (payload: unknown): Promise<StepResult> =>
@@ -171,7 +171,7 @@ export function createPaymentsActivities(deps: ActivityDeps) {
   };
 }
 
-/** The payload, or a non-retryable failure: jobs:invalid-amount for a bad amount, else jobs:invalid-payload. */
+/** The payload, or a non-retryable failure: process-payment:invalid-amount for a bad amount, else jobs:invalid-payload. */
 function parsePayment(input: unknown): ProcessPaymentPayload {
   // A step scheduled by a workflow of 0.2 got `{ jobId, execution, payload }`; no payment has those fields.
   const payload = isLegacyInput(input) ? input.payload : input;

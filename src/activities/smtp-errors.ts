@@ -50,14 +50,14 @@ interface NodemailerError {
 
 /**
  * Sorts a nodemailer error into a Temporal failure by the SMTP command that failed, then the reply:
- * - the server's TLS certificate fails verification: `jobs:smtp-certificate`, a configuration to
+ * - the server's TLS certificate fails verification: `send-email:smtp-certificate`, a configuration to
  *   fix (SMTP_CA_FILE, the host in SMTP_URL, the relay's certificate), so it is retried too;
  * - the login (`AUTH …`) or the sender (`MAIL FROM`) refused: our configuration is wrong
  *   (`SMTP_URL` credentials, `EMAIL_FROM`), which an operator fixes, so it is retried
- *   (`jobs:smtp-config`) and the jobs go through once it is fixed;
- * - a recipient refused (`RCPT TO`, 5xx): `jobs:invalid-address`, never retried;
- * - the message refused (`DATA`, or any other 5xx): `jobs:smtp-rejected`, never retried;
- * - 4xx replies and network trouble: `jobs:smtp-transient`, retried.
+ *   (`send-email:smtp-config`) and the jobs go through once it is fixed;
+ * - a recipient refused (`RCPT TO`, 5xx): `send-email:invalid-address`, never retried;
+ * - the message refused (`DATA`, or any other 5xx): `send-email:smtp-rejected`, never retried;
+ * - 4xx replies and network trouble: `send-email:smtp-transient`, retried.
  */
 export function classifySmtpError(err: unknown): ApplicationFailure {
   const e = (typeof err === 'object' && err !== null ? err : {}) as NodemailerError;

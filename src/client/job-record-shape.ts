@@ -15,7 +15,7 @@ export type JobStatus = 'scheduled' | 'running' | 'retrying' | 'completed' | 'fa
 
 /** Why a job's latest attempt, or the job, failed. */
 export interface JobError {
-  /** The namespaced error type, e.g. `jobs:smtp-rejected`, when the failure has one. */
+  /** The namespaced error type, e.g. `send-email:smtp-rejected`, when the failure has one. */
   type?: string;
   /** The failure's message. */
   message: string;

@@ -1,14 +1,18 @@
 import { ErrorType } from '../workflow-kit';
 import { exponentialRetry, retrySchedule } from '../workflow-kit';
 import { defineJob } from '../workflow-kit';
+import { withFormerNames } from './former-error-types';
 import type { GenerateReportPayload } from './payloads/generate-report';
 
 export type { GenerateReportPayload } from './payloads/generate-report';
 
-/** The `generate-report` job type's own error types: stored in histories and matched by its presets, so never renamed in place. */
+/**
+ * The `generate-report` job type's own error types, in its own namespace (until 0.3 in the library's
+ * `jobs:`, {@link withFormerNames}): stored in histories and matched by its presets, so never renamed in place.
+ */
 export const GenerateReportErrorType = {
   /** The reports directory cannot be written (permission, not a directory, read-only): never retried. */
-  ReportFailed: 'jobs:report-failed',
+  ReportFailed: 'generate-report:report-failed',
 } as const;
 
 /** What a `generate-report` job returns. */
@@ -37,7 +41,7 @@ export const generateReportJob = defineJob({
      */
     report: {
       retry: retrySchedule('1s', '5s', '30s', '2m'),
-      nonRetryableErrorTypes: [ErrorType.InvalidPayload, GenerateReportErrorType.ReportFailed],
+      nonRetryableErrorTypes: withFormerNames([ErrorType.InvalidPayload, GenerateReportErrorType.ReportFailed]),
       timeouts: { startToClose: '5m', heartbeat: '10s' },
     },
     /** Removing temporary files after a failure or cancellation: best effort, never blocks the failure. */

@@ -4,10 +4,13 @@ import { defineJob } from '../workflow-kit';
 
 export type { NoopPayload } from './payloads/noop';
 
-/** The `noop` job type's own error types: stored in histories and matched by its presets, so never renamed in place. */
+/**
+ * The `noop` job type's own error types, in its own namespace (until 0.3 in the library's
+ * `jobs:`, matched by its presets under both names): stored in histories and matched by its presets, so never renamed in place.
+ */
 export const NoopErrorType = {
   /** A `noop` job's attempt failed because its payload asked it to (`failAttempts`): retried. */
-  InjectedFailure: 'jobs:injected-failure',
+  InjectedFailure: 'noop:injected-failure',
 } as const;
 
 /** What a `noop` job returns. */

@@ -1,24 +1,28 @@
 import { ErrorType } from '../workflow-kit';
 import { exponentialRetry, retrySchedule } from '../workflow-kit';
 import { defineJob } from '../workflow-kit';
+import { withFormerNames } from './former-error-types';
 import type { ProcessPaymentPayload } from './payloads/process-payment';
 
 export type { ProcessPaymentPayload } from './payloads/process-payment';
 
-/** The `process-payment` job type's own error types: stored in histories and matched by its presets, so never renamed in place. */
+/**
+ * The `process-payment` job type's own error types, in its own namespace (until 0.3 in the library's
+ * `jobs:`, {@link withFormerNames}): stored in histories and matched by its presets, so never renamed in place.
+ */
 export const ProcessPaymentErrorType = {
   /** The from-account's available balance does not cover the payment: never retried. */
-  InsufficientFunds: 'jobs:insufficient-funds',
+  InsufficientFunds: 'process-payment:insufficient-funds',
   /** A payment names an account that does not exist: never retried. */
-  UnknownAccount: 'jobs:unknown-account',
+  UnknownAccount: 'process-payment:unknown-account',
   /** A payment's currency differs from an account's: never retried. */
-  CurrencyMismatch: 'jobs:currency-mismatch',
+  CurrencyMismatch: 'process-payment:currency-mismatch',
   /** A payment amount is not a positive integer: never retried. */
-  InvalidAmount: 'jobs:invalid-amount',
+  InvalidAmount: 'process-payment:invalid-amount',
   /** Another job already owns this payment ID: never retried. */
-  DuplicatePayment: 'jobs:duplicate-payment',
+  DuplicatePayment: 'process-payment:duplicate-payment',
   /** A compensating step cannot take effect yet (e.g. the money was spent): retried until it can. */
-  CompensationPending: 'jobs:compensation-pending',
+  CompensationPending: 'process-payment:compensation-pending',
 } as const;
 
 /** What a completed `process-payment` job returns. */
@@ -61,7 +65,7 @@ export const processPaymentJob = defineJob({
     /** reserve, capture, release: a busy or unreachable database is retried; business failures are not. */
     step: {
       retry: retrySchedule('1s', '5s', '30s', '2m', '10m'),
-      nonRetryableErrorTypes: paymentBusinessErrors,
+      nonRetryableErrorTypes: withFormerNames(paymentBusinessErrors),
       timeouts: { startToClose: '30s', scheduleToClose: '30m' },
     },
     /**

@@ -1,28 +1,32 @@
 import { ErrorType } from '../workflow-kit';
 import { retrySchedule } from '../workflow-kit';
 import { defineJob } from '../workflow-kit';
+import { withFormerNames } from './former-error-types';
 import type { SendEmailPayload } from './payloads/send-email';
 
 export type { SendEmailPayload } from './payloads/send-email';
 
-/** The `send-email` job type's own error types: stored in histories and matched by its presets, so never renamed in place. */
+/**
+ * The `send-email` job type's own error types, in its own namespace (until 0.3 in the library's
+ * `jobs:`, {@link withFormerNames}): stored in histories and matched by its presets, so never renamed in place.
+ */
 export const SendEmailErrorType = {
   /** The mail server answered 4xx or could not be reached: retried. */
-  SmtpTransient: 'jobs:smtp-transient',
+  SmtpTransient: 'send-email:smtp-transient',
   /** The mail server answered 5xx: a permanent rejection, never retried. */
-  SmtpRejected: 'jobs:smtp-rejected',
+  SmtpRejected: 'send-email:smtp-rejected',
   /** The mail server refused our login or our sender: a configuration to fix, so retried until it is. */
-  SmtpConfig: 'jobs:smtp-config',
+  SmtpConfig: 'send-email:smtp-config',
   /**
    * The mail server's TLS certificate failed verification (self-signed, an unknown CA, another host
    * name, expired): a configuration to fix (SMTP_CA_FILE, SMTP_URL's host, the relay's certificate),
-   * so retried until it is, like `jobs:smtp-config`.
+   * so retried until it is, like `send-email:smtp-config`.
    */
-  SmtpCertificate: 'jobs:smtp-certificate',
+  SmtpCertificate: 'send-email:smtp-certificate',
   /** The outbox directory cannot be written (permission, read-only, not a directory): never retried. */
-  OutboxUnwritable: 'jobs:outbox-unwritable',
+  OutboxUnwritable: 'send-email:outbox-unwritable',
   /** A recipient address is malformed or refused as such: never retried. */
-  InvalidAddress: 'jobs:invalid-address',
+  InvalidAddress: 'send-email:invalid-address',
 } as const;
 
 /** What a `send-email` job returns. */
@@ -48,7 +52,7 @@ export const sendEmailJob = defineJob({
   presets: {
     send: {
       retry: retrySchedule('1s', '5s', '30s', '5m', '30m'),
-      nonRetryableErrorTypes: [SendEmailErrorType.SmtpRejected, SendEmailErrorType.InvalidAddress, ErrorType.InvalidPayload, SendEmailErrorType.OutboxUnwritable],
+      nonRetryableErrorTypes: withFormerNames([SendEmailErrorType.SmtpRejected, SendEmailErrorType.InvalidAddress, ErrorType.InvalidPayload, SendEmailErrorType.OutboxUnwritable]),
       // The attempt heartbeats while it talks to the server: a cancellation reaches it within about
       // 8s (80% of the timeout) and closes the connection; a dead worker is noticed in 10s.
       timeouts: { startToClose: '30s', scheduleToClose: '2h', heartbeat: '10s' },

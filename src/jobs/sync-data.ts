@@ -1,19 +1,23 @@
 import { ErrorType } from '../workflow-kit';
 import { retrySchedule } from '../workflow-kit';
 import { defineJob } from '../workflow-kit';
+import { withFormerNames } from './former-error-types';
 import type { SyncDataPayload } from './payloads/sync-data';
 
 export type { SyncDataPayload } from './payloads/sync-data';
 export { isSyncPageSize, maxSyncPageSize } from './sync-page-size';
 
-/** The `sync-data` job type's own error types: stored in histories and matched by its presets, so never renamed in place. */
+/**
+ * The `sync-data` job type's own error types, in its own namespace (until 0.3 in the library's
+ * `jobs:`, {@link withFormerNames}): stored in histories and matched by its presets, so never renamed in place.
+ */
 export const SyncDataErrorType = {
   /** The sync source refused the request (a 4xx other than 429): never retried. */
-  SyncRejected: 'jobs:sync-rejected',
+  SyncRejected: 'sync-data:sync-rejected',
   /** The sync source is busy or down (429, 5xx, network): retried, after its Retry-After if it sent one. */
-  SyncUnavailable: 'jobs:sync-unavailable',
+  SyncUnavailable: 'sync-data:sync-unavailable',
   /** The sync source answered with data that fails its schema: never retried. */
-  SyncInvalidData: 'jobs:sync-invalid-data',
+  SyncInvalidData: 'sync-data:sync-invalid-data',
   /** SYNC_SOURCE_URL is missing or malformed on the worker: the job waits for it, consuming no attempt (the library's {@link ErrorType.MissingConfig}). */
   MissingConfig: ErrorType.MissingConfig,
 } as const;
@@ -55,7 +59,7 @@ export const syncDataJob = defineJob({
     page: {
       // A Retry-After from the source replaces the step of this schedule for that attempt.
       retry: retrySchedule('1s', '5s', '30s', '2m', '5m', '15m', '30m'),
-      nonRetryableErrorTypes: [SyncDataErrorType.SyncRejected, SyncDataErrorType.SyncInvalidData, ErrorType.InvalidPayload],
+      nonRetryableErrorTypes: withFormerNames([SyncDataErrorType.SyncRejected, SyncDataErrorType.SyncInvalidData, ErrorType.InvalidPayload]),
       // Heartbeats while fetching, so a cancellation aborts the request and a dead worker is noticed in 10s.
       timeouts: { startToClose: '1m', heartbeat: '10s' },
     },

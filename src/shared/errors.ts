@@ -1,7 +1,8 @@
 /**
  * The library's own namespaced error types (`jobs:*`). They are stored in workflow histories and
  * matched by retry policies (`nonRetryableErrorTypes`), so never rename one in place. A job type's
- * own error types live next to it (the built-in ones in src/jobs/<type>.ts), provisioning's in
+ * own error types live next to it, in a namespace of its own (the built-in ones in src/jobs/<type>.ts,
+ * `send-email:*` and so on; `test/jobs/catalog.test.ts` holds them to it), provisioning's in
  * src/provision/errors.ts, the native cluster's in src/cluster/errors.ts.
  */
 export const ErrorType = {

@@ -167,7 +167,7 @@ describe('sendEmail activity (MockActivityEnvironment)', () => {
     assert.deepEqual(await readdir(outboxDir), ['old-job.eml']);
   });
 
-  it('fails at once, as jobs:outbox-unwritable, when the outbox cannot be written', async () => {
+  it('fails at once, as send-email:outbox-unwritable, when the outbox cannot be written', async () => {
     const parent = await mkdtemp(path.join(os.tmpdir(), 'outbox-'));
     const blocker = path.join(parent, 'not-a-dir');
     await writeFile(blocker, '');

@@ -65,7 +65,7 @@ describe('mail relays with certificates of their own (STARTTLS on loopback)', fu
     assert.ok(outcome.cause instanceof Error, 'keeps the TLS error as cause');
   }
 
-  it('a self-signed certificate → jobs:smtp-certificate (retried), naming SMTP_CA_FILE; trusting that certificate delivers over TLS', async () => {
+  it('a self-signed certificate → send-email:smtp-certificate (retried), naming SMTP_CA_FILE; trusting that certificate delivers over TLS', async () => {
     const refused = await send(certs.selfSigned, undefined);
     assertCertificateFailure(refused.outcome, 'DEPTH_ZERO_SELF_SIGNED_CERT', /self-signed: trust it with SMTP_CA_FILE/);
     assert.equal(refused.received.length, 0);
@@ -74,7 +74,7 @@ describe('mail relays with certificates of their own (STARTTLS on loopback)', fu
     assert.deepEqual(trusted.received.map((m) => m.secure), [true]);
   });
 
-  it('a certificate signed by an unknown CA → jobs:smtp-certificate; that CA in SMTP_CA_FILE delivers over TLS', async () => {
+  it('a certificate signed by an unknown CA → send-email:smtp-certificate; that CA in SMTP_CA_FILE delivers over TLS', async () => {
     const refused = await send(certs.signed, undefined);
     assertCertificateFailure(refused.outcome, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', /CA this worker does not trust: add that CA to SMTP_CA_FILE/);
     const settings = loadBuiltInSettings('/d', {}, { SMTP_URL: 'smtp://127.0.0.1:25', SMTP_CA_FILE: certs.ca.file });
@@ -86,13 +86,13 @@ describe('mail relays with certificates of their own (STARTTLS on loopback)', fu
     }
   });
 
-  it('a certificate for another host name → jobs:smtp-certificate, naming the host in SMTP_URL', async () => {
+  it('a certificate for another host name → send-email:smtp-certificate, naming the host in SMTP_URL', async () => {
     const { outcome, received } = await send(certs.wrongHost, { ca: certs.ca.cert });
     assertCertificateFailure(outcome, 'ERR_TLS_CERT_ALTNAME_INVALID', /does not name the host in SMTP_URL/);
     assert.equal(received.length, 0);
   });
 
-  it('an expired certificate → jobs:smtp-certificate, even from a trusted CA', async () => {
+  it('an expired certificate → send-email:smtp-certificate, even from a trusted CA', async () => {
     const { outcome, received } = await send(certs.expired, { ca: certs.ca.cert });
     assertCertificateFailure(outcome, 'CERT_HAS_EXPIRED', /expired: renew the relay's certificate/);
     assert.equal(received.length, 0);

@@ -112,7 +112,7 @@ describeEachDatabase('syncPage activity', (getDb) => {
     });
   });
 
-  it('fails 429 with Retry-After seconds as retryable jobs:sync-unavailable after exactly that delay', async () => {
+  it('fails 429 with Retry-After seconds as retryable sync-data:sync-unavailable after exactly that delay', async () => {
     http.answerNext({ status: 429, headers: { 'retry-after': '120' } });
     const err = await failure(source(), { attempt: 3 });
     assert.equal(err.type, SyncDataErrorType.SyncUnavailable);
@@ -182,7 +182,7 @@ describeEachDatabase('syncPage activity', (getDb) => {
     }
   });
 
-  it('fails other 4xx answers as non-retryable jobs:sync-rejected', async () => {
+  it('fails other 4xx answers as non-retryable sync-data:sync-rejected', async () => {
     http.answerNext({ status: 404, body: '{"error":"no such source"}' });
     const err = await failure(source());
     assert.equal(err.type, SyncDataErrorType.SyncRejected);
@@ -190,7 +190,7 @@ describeEachDatabase('syncPage activity', (getDb) => {
     assert.match(err.message, /404.*no such source/);
   });
 
-  it('fails malformed JSON and schema violations as non-retryable jobs:sync-invalid-data, writing nothing', async () => {
+  it('fails malformed JSON and schema violations as non-retryable sync-data:sync-invalid-data, writing nothing', async () => {
     const name = source();
     http.answerNext(
       { status: 200, body: '{"records": [' },

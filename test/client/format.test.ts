@@ -28,9 +28,9 @@ describe('jobctl dlq show text (formatDeadLetterEntry)', () => {
   const entry: DeadLetterEntry = {
     id: 'payment:p1', type: 'process-payment', payload: { paymentId: 'p1', toAccount: 'nobody' }, status: 'discarded', lastRunId: 'run-1',
     attempts: 1, failures: 1, firstFailedAt: '2026-12-01T00:00:01.000Z', lastFailedAt: '2026-12-01T00:00:01.000Z', createdAt: '2026-12-01T00:00:00.000Z',
-    error: { type: 'jobs:unknown-account', message: 'no account "nobody"' }, fingerprint: 'abc123', fingerprintText: 'jobs:unknown-account: no account "<s>"',
+    error: { type: 'process-payment:unknown-account', message: 'no account "nobody"' }, fingerprint: 'abc123', fingerprintText: 'process-payment:unknown-account: no account "<s>"',
     audit: [
-      { at: '2026-12-01T00:00:01.000Z', action: 'dead-lettered', result: 'run run-1 failed after 1 attempt(s)', detail: 'jobs:unknown-account' },
+      { at: '2026-12-01T00:00:01.000Z', action: 'dead-lettered', result: 'run run-1 failed after 1 attempt(s)', detail: 'process-payment:unknown-account' },
       { at: '2026-12-01T00:05:00.000Z', action: 'redrive', result: 'failed: boom', detail: 'try again', patch: { toAccount: 'bob' }, by: 'ana' },
       { at: '2026-12-01T00:06:00.000Z', action: 'discard', result: 'discarded', detail: 'paid by hand', by: 'ben\u001b[31m' },
     ],
@@ -40,12 +40,12 @@ describe('jobctl dlq show text (formatDeadLetterEntry)', () => {
     const lines = formatDeadLetterEntry(entry).split('\n');
     const audit = lines.slice(lines.indexOf('audit:') + 1);
     assert.deepEqual(audit, [
-      '  2026-12-01T00:00:01.000Z  dead-lettered  run run-1 failed after 1 attempt(s) (jobs:unknown-account)',
+      '  2026-12-01T00:00:01.000Z  dead-lettered  run run-1 failed after 1 attempt(s) (process-payment:unknown-account)',
       '  2026-12-01T00:05:00.000Z  redrive        by ana: failed: boom (try again) patch {"toAccount":"bob"}',
       '  2026-12-01T00:06:00.000Z  discard        by ben\\u001b[31m: discarded (paid by hand)',
     ]);
     assert.match(formatDeadLetterEntry(entry), /^status: +discarded$/m);
-    assert.match(formatDeadLetterEntry(entry), /^error: +jobs:unknown-account: no account "nobody"$/m);
+    assert.match(formatDeadLetterEntry(entry), /^error: +process-payment:unknown-account: no account "nobody"$/m);
   });
 
   it('prints the failed run\'s trace ID when the entry kept its trace context, and no line when it did not', () => {

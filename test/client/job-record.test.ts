@@ -66,7 +66,7 @@ describe('job record read back from Temporal', function () {
       assert.equal(json.code, 0, json.stderr);
       assert.equal((JSON.parse(json.stdout) as JobRecord).status, 'retrying');
       assert.match(human.stdout, /^status: +retrying$/m);
-      assert.match(human.stdout, /^error: +jobs:smtp-transient: .*451/m);
+      assert.match(human.stdout, /^error: +send-email:smtp-transient: .*451/m);
       await handle.terminate('test over');
       const terminated = await jobs.get(id);
       assert.equal(terminated.status, 'terminated');

@@ -40,7 +40,7 @@ describe('console: dead letters (real dev server, Chromium)', function () {
       const row = page.locator(`tr[data-fingerprint="${fingerprint}"]`);
       await row.waitFor();
       assert.equal(await row.locator('td.count').textContent(), '3');
-      assert.match((await row.textContent()) ?? '', /jobs:currency-mismatch/);
+      assert.match((await row.textContent()) ?? '', /process-payment:currency-mismatch/);
       assert.match((await row.textContent()) ?? '', /account "carol" is in USD, the payment in EUR/);
       await row.locator('summary').click();
       assert.match((await row.locator('pre').textContent()) ?? '', /"toAccount": "carol"/, 'the example payload, for an operator');

@@ -83,7 +83,7 @@ describe('cancelling a job stops its attempt (real dev server)', function () {
         assert.equal(record.status, 'cancelled');
         assert.equal(smtp.attempts(), 2);
         assert.equal(record.attempts, 2, 'the attempts it made, not 0');
-        assert.equal(record.error?.type, 'jobs:smtp-transient', 'and why the last one failed');
+        assert.equal(record.error?.type, 'send-email:smtp-transient', 'and why the last one failed');
       });
     } finally {
       await smtp.close();

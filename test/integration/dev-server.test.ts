@@ -236,7 +236,7 @@ describe('npm start against a real Temporal dev server', function () {
     assert.match(conflict.stderr, new RegExp(`jobs:id-conflict: job ID "${id}" is already used by a job with a different payload`));
     const failed = await ctl('result', id);
     assert.equal(failed.code, 1);
-    assert.match(failed.stderr, /jobs:unknown-account/);
+    assert.match(failed.stderr, /process-payment:unknown-account/);
 
     const status = JSON.parse((await ctl('status', id, '--json')).stdout);
     assert.equal(status.status, 'failed');
@@ -244,10 +244,10 @@ describe('npm start against a real Temporal dev server', function () {
     assert.deepEqual(status.compensation, { status: 'done', undone: ['reserve'] });
 
     const listed = JSON.parse((await ctl('dlq', 'list', '--type', 'process-payment', '--json')).stdout) as { id: string; status: string; error: { type: string } }[];
-    assert.deepEqual(listed.filter((e) => e.id === id).map((e) => [e.status, e.error.type]), [['dead-lettered', 'jobs:unknown-account']]);
+    assert.deepEqual(listed.filter((e) => e.id === id).map((e) => [e.status, e.error.type]), [['dead-lettered', 'process-payment:unknown-account']]);
     const groups = await ctl('dlq', 'groups');
     assert.equal(groups.code, 0, groups.stderr);
-    assert.match(groups.stdout, /jobs:unknown-account/);
+    assert.match(groups.stdout, /process-payment:unknown-account/);
 
     const badPatch = await ctl('dlq', 'redrive', id, '--patch', '{"amount":-5}');
     assert.equal(badPatch.code, 2);

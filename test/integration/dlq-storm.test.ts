@@ -55,8 +55,8 @@ describe(`failure storm: ${stormJobs} payments fail for good at once (real dev s
         const id = `sustain-${i}`;
         const entry: DeadLetterInput = {
           id, type: 'process-payment', runId: `run-${id}`, payload: { paymentId: id, fromAccount: 'alice', toAccount: 'nobody', amount: 1, currency: 'EUR' },
-          attempts: 1, failedAt: new Date().toISOString(), error: { type: 'jobs:unknown-account', message: 'account "nobody" does not exist' },
-          fingerprint: 'f-sustain', fingerprintText: 'jobs:unknown-account: account <str> does not exist',
+          attempts: 1, failedAt: new Date().toISOString(), error: { type: 'process-payment:unknown-account', message: 'account "nobody" does not exist' },
+          fingerprint: 'f-sustain', fingerprintText: 'process-payment:unknown-account: account <str> does not exist',
         };
         return batcher.submit(deadLetterShardWorkflowId(taskQueue, 'process-payment', deadLetterShardOf(id)), entry);
       }));

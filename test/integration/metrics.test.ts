@@ -103,7 +103,7 @@ describe('worker metrics and the dashboard (real dev server, real worker process
       assert.ok(scrape.has(name), `${name} is exported`);
     }
     const text = await (await fetch(first.url)).text();
-    assert.match(text, /jobs_failed_total\{[^}]*error_type="jobs:unknown-account"[^}]*job_type="process-payment"/);
+    assert.match(text, /jobs_failed_total\{[^}]*error_type="process-payment:unknown-account"[^}]*job_type="process-payment"/);
     assert.match(text, /jobs_redriven_total\{[^}]*job_type="process-payment"[^}]*\} 1/);
     assert.match(text, /jobs_dead_letter_queue_size\{[^}]*job_type="process-payment"[^}]*\} 0/, 'redriven: nothing waits in the DLQ');
 

@@ -99,14 +99,14 @@ describe("job records read over Temporal's HTTP API (real dev server)", function
     const failed = await jobs.enqueue('send-email', mail('reject@example.com'));
     await until(failed.id, (r) => r.status === 'failed');
     const failedRecord = await sameRecord(failed.id);
-    assert.equal(failedRecord.error?.type, 'jobs:smtp-rejected');
+    assert.equal(failedRecord.error?.type, 'send-email:smtp-rejected');
     assert.ok(failedRecord.failedAt);
 
     smtpAnswer = { code: 451, message: 'greylisted' };
     const retrying = await jobs.enqueue('send-email', mail('later@example.com'));
     await until(retrying.id, (r) => r.status === 'retrying');
     const retried = await sameRecord(retrying.id);
-    assert.equal(retried.error?.type, 'jobs:smtp-transient');
+    assert.equal(retried.error?.type, 'send-email:smtp-transient');
 
     const scheduled = await jobs.enqueue('noop', {}, { delay: '1h' });
     assert.equal((await sameRecord(scheduled.id)).status, 'scheduled');
@@ -195,7 +195,7 @@ describe("job records read over Temporal's HTTP API (real dev server)", function
     await until(failed, (r) => r.status === 'failed');
     const [failedOverHttp, failedOverGrpc] = [await runCommand(process.execPath, [jobctl, 'result', failed, '--timeout', '0'], httpOnly, repoRoot), await runCommand(process.execPath, [jobctl, 'result', failed, '--timeout', '0'], grpcOnly, repoRoot)];
     assert.equal(failedOverHttp.code, 1);
-    assert.match(failedOverHttp.stderr, new RegExp(`job ${failed} failed after 1/6 attempts: jobs:smtp-rejected`));
+    assert.match(failedOverHttp.stderr, new RegExp(`job ${failed} failed after 1/6 attempts: send-email:smtp-rejected`));
     assert.equal(failedOverHttp.stderr, failedOverGrpc.stderr);
     // Every character a job ID may hold but "/" travels in the HTTP API's paths; an ID with a "/" is read over gRPC.
     const special = (await jobs.enqueue('noop', {}, { id: `${uniqueId('odd')}:a@b+c=d.e_f-g` })).id;

@@ -16,7 +16,7 @@ describe('stallReason', () => {
   });
 
   it('leaves the attempt\'s own failures and the other timeouts alone', () => {
-    assert.equal(stallReason(activityFailure({ message: 'mailbox unavailable', applicationFailureInfo: { type: 'jobs:smtp-rejected' } })), undefined);
+    assert.equal(stallReason(activityFailure({ message: 'mailbox unavailable', applicationFailureInfo: { type: 'send-email:smtp-rejected' } })), undefined);
     assert.equal(stallReason({ timeoutFailureInfo: { timeoutType: 3 } }), undefined, 'schedule-to-close: the job ran out of time, no worker stalled');
     assert.equal(stallReason({ message: 'cancelled', canceledFailureInfo: {} }), undefined, 'a cancelled job');
     assert.equal(stallReason(undefined), undefined);

@@ -67,12 +67,12 @@ describe('tracing settings and redaction', function () {
     const span = {
       name: `GET ${apiKey}`,
       attributes: { 'db.connection_string': 'postgres://u:Pw-5ecret-d41d8cd9@h/db', 'job.id': 'payment:p1' },
-      events: [{ name: 'exception', time: [0, 0], attributes: { 'exception.type': 'jobs:unknown-account', 'exception.message': 'account "bob" does not exist', 'exception.stacktrace': `Error: key ${key.split(':')[1]} and account "bob"\n    at f (x.ts:1:1)` } }],
+      events: [{ name: 'exception', time: [0, 0], attributes: { 'exception.type': 'process-payment:unknown-account', 'exception.message': 'account "bob" does not exist', 'exception.stacktrace': `Error: key ${key.split(':')[1]} and account "bob"\n    at f (x.ts:1:1)` } }],
       status: { code: 2, message: `account "bob" does not exist, ${apiKey}` },
     } as unknown as ReadableSpan;
     const out = JSON.stringify(redactSpan(span, secrets));
     for (const secret of [apiKey, key.split(':')[1]!, 'Pw-5ecret-d41d8cd9', '"bob"', 'bob']) assert.ok(!out.includes(secret), `no ${secret} in ${out}`);
-    assert.match(out, /jobs:unknown-account/, 'the error type stays');
+    assert.match(out, /process-payment:unknown-account/, 'the error type stays');
     assert.match(out, /at f \(x\.ts:1:1\)/, 'the stack frames stay');
     assert.match(out, /payment:p1/);
   });

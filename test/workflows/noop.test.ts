@@ -85,7 +85,7 @@ describe('noop job, a local activity (time-skipping)', function () {
         if (Date.now() > deadline) throw new Error(`the second attempt never failed into a wait (${startedAt.length} attempts, ${waiting.status})`);
         await new Promise((r) => setTimeout(r, 50));
       }
-      assert.equal(waiting.error?.type, 'jobs:injected-failure', 'while it waits, the record says why the last attempt failed');
+      assert.equal(waiting.error?.type, 'noop:injected-failure', 'while it waits, the record says why the last attempt failed');
       await jobs.cancel(id);
       await handle.result().catch(() => undefined);
     });
@@ -93,7 +93,7 @@ describe('noop job, a local activity (time-skipping)', function () {
     assert.equal(record.status, 'cancelled');
     assert.equal(startedAt.length, 2);
     assert.equal(record.attempts, 2, 'the attempts it made, not 0');
-    assert.equal(record.error?.type, 'jobs:injected-failure', 'and why the last one failed');
+    assert.equal(record.error?.type, 'noop:injected-failure', 'and why the last one failed');
   });
 
   it('rejects an invalid payload before anything is enqueued', async () => {

@@ -129,7 +129,7 @@ describe('send-email job (time-skipping)', function () {
     assert.ok(record.failedAt);
   });
 
-  it('retries a refused login (a rotated password) as jobs:smtp-config, and sends once the credentials match again', async () => {
+  it('retries a refused login (a rotated password) as send-email:smtp-config, and sends once the credentials match again', async () => {
     const login = { user: 'jobs', pass: 'rotated' };
     smtp = await startSmtpServer(undefined, { login });
     const taskQueue = uniqueId('tq');

@@ -101,7 +101,7 @@ describe('sync-data job (time-skipping)', function () {
     assert.ok(Date.now() - started < 30_000, 'the 120 s were skipped, not waited for');
   });
 
-  it('fails a 404 at once as jobs:sync-rejected, and the job lands in the dead-letter queue', async () => {
+  it('fails a 404 at once as sync-data:sync-rejected, and the job lands in the dead-letter queue', async () => {
     const { source, id, worker, jobs } = await setUp(2);
     http.answerNext({ status: 404, body: '{"error":"unknown source"}' });
     const { handle } = await jobs.enqueue('sync-data', { source }, { id });
