@@ -9,8 +9,10 @@ export const jobProtocolMemoKey = 'jobProtocol';
  * The protocol every start of this release writes.
  * - 1 (no memo): the library's activities are called by their bare names (`restartJob`).
  * - 2: they are called by their namespaced names (`durable-jobs.restartJob`).
+ * - 3: a job has its final-state memo and DLQ hand-off without a patch marker saying so (two
+ *   history events fewer per job; src/workflow-kit/interceptors.ts, `hasJobLifecycle`).
  */
-export const currentJobProtocol = 2;
+export const currentJobProtocol = 3;
 
 /** The memo entry every start of a job or a library workflow carries. */
 export function jobProtocolMemo(): Record<string, number> {

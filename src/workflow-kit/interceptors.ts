@@ -34,6 +34,7 @@ import { presetTagOf } from './preset-tag';
 import { jobHeaderName, jobHeaderPayload } from '../shared/job-header';
 import { libraryActivities } from './library-activity-calls';
 import { bareActivityType } from '../shared/library-activities';
+import { jobProtocolOf } from '../shared/job-protocol';
 
 /** Activities a job calls that are not its steps: a pause does not hold them. */
 const notSteps = new Set(['handOffToDeadLetter', 'releaseConcurrencySlot']);
@@ -48,9 +49,7 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
     const type = startJobReport();
     if (type === undefined) return next(input);
     const fields = { jobId: info.workflowId, jobType: type, workflowId: info.workflowId, runId: info.runId };
-    // Jobs started before the memo and the DLQ existed replay without them (their histories have
-    // neither); every newer job records this marker in its first workflow task.
-    this.lifecycleV2 = patched('job-lifecycle-memo-and-dlq');
+    this.lifecycleV2 = hasJobLifecycle(info.memo);
     installPauseGate();
     // Metrics add no commands and are not emitted on replay, so they need no patch.
     if (info.continuedFromExecutionRunId === undefined) {
@@ -116,6 +115,25 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
     const state = currentJobState();
     if (state) upsertMemo({ [jobStateMemoKey]: state });
   }
+}
+
+/** The patch that marks a job run with its final-state memo and DLQ hand-off (starts before protocol 3). */
+const lifecyclePatch = 'job-lifecycle-memo-and-dlq';
+
+/**
+ * Whether the job runs with its final-state memo and DLQ hand-off. Jobs started before both existed
+ * replay without them (their histories have neither). Under protocol 2 and earlier a marker in the
+ * job's first workflow task says so, with the search-attribute upsert the SDK adds to every patch:
+ * two history events per job (issue 33). Protocol 3 starts always have the lifecycle, decided by
+ * their start memo; a history of one that a worker of an earlier release began holds the marker
+ * anyway, so a replay consumes it (patches are matched in order, and a later one, the pause gate's
+ * or the concurrency slot's, must not meet this one). A replay asks for a marker but never writes
+ * one, so the history's commands match whether or not it has the marker.
+ */
+function hasJobLifecycle(memo: Record<string, unknown> | undefined): boolean {
+  if (jobProtocolOf(memo) < 3) return patched(lifecyclePatch);
+  if (workflowInfo().unsafe.isReplayingHistoryEvents) patched(lifecyclePatch);
+  return true;
 }
 
 /**

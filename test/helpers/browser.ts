@@ -87,11 +87,18 @@ export async function historyRows(page: Page, lastEventType: string): Promise<Hi
   return rows.sort((a, b) => a.eventId - b.eventId);
 }
 
-/** A workflow page's Input panel (its first payload editor), once it has rendered something. */
+/** A workflow page's Input panel (its first payload editor), once it has rendered a payload. */
 export async function inputPanelText(page: Page): Promise<string> {
   const input = page.locator('[data-testid="input-and-result"] > div').filter({ has: page.getByRole('heading', { name: 'Input', exact: true }) });
   const editor = input.locator('.cm-content');
   await editor.filter({ hasText: /\S/ }).waitFor();
+  // Until the codec server's answer is in, the panel may read `null` (a pair of suites side by side
+  // once read it then): wait, within the page timeout, for what the answer shows.
+  try {
+    await editor.filter({ hasNotText: /^\s*null\s*$/ }).waitFor();
+  } catch (err) {
+    if (!(err instanceof errors.TimeoutError)) throw err;
+  }
   return shownText(editor);
 }
 

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/shared/config';
 import { repoRoot, uniqueId } from '../helpers/env';
 import { artifactsDir, historyRows, saveScreenshot, shows, withPage } from '../helpers/browser';
 import { isListening as listening } from '../../src/shared/net';
+import { startOnFreePorts } from '../helpers/npm-start';
 import { freePort, runCommand, runCommandWithInput, startProcess, type Started } from '../helpers/processes';
 import { until } from '../helpers/worker-process';
 
@@ -59,9 +60,11 @@ describe('npm start against a real Temporal dev server', function () {
     }
   });
 
+  // Each start on ports picked free then (startOnFreePorts); the tests read them from env.
   const start = async () => {
-    system = startProcess(process.execPath, [path.join(repoRoot, 'dist/dev/start.js')], env, repoRoot);
-    await system.waitFor('Stop: ');
+    system = await startOnFreePorts(env, ['DEV_SERVER_PORT', 'DEV_SERVER_UI_PORT', 'DEV_SERVER_HTTP_PORT', 'METRICS_PORT', 'CONSOLE_PORT']);
+    grpcPort = Number(env.DEV_SERVER_PORT);
+    uiPort = Number(env.DEV_SERVER_UI_PORT);
     return system;
   };
   const ctl = (...args: string[]) => runCommand(process.execPath, [jobctl, ...args], { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}` });

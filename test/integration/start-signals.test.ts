@@ -6,8 +6,9 @@ import path from 'node:path';
 import { JobClient } from '../../src/client/job-client';
 import { isListening } from '../../src/shared/net';
 import { pidFile, stopLeftoverDevServer } from '../../src/dev/leftover-dev-server';
-import { repoRoot, uniqueId } from '../helpers/env';
-import { freePort, startProcess, type Started } from '../helpers/processes';
+import { uniqueId } from '../helpers/env';
+import { freePort, type Started } from '../helpers/processes';
+import { startOnFreePorts } from '../helpers/npm-start';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
 import { killIfRunning, until } from '../helpers/worker-process';
 import { catalog } from '../../src/jobs/catalog';
@@ -57,15 +58,12 @@ describe('npm start under repeated and fatal signals', function () {
   });
 
   const start = async () => {
-    // A port picked free earlier may be some process's by now (a CI run once found one taken; a
-    // port the last server released can go to any outgoing connection): each start takes new ones.
-    // A start is clean by its data directory (the pid file, the database), not by its ports.
-    grpcPort = await freePort();
-    uiPort = await freePort();
-    Object.assign(env, { DEV_SERVER_PORT: String(grpcPort), DEV_SERVER_UI_PORT: String(uiPort), DEV_SERVER_HTTP_PORT: String(await freePort()) });
-    const system = startProcess(process.execPath, [path.join(repoRoot, 'dist/dev/start.js')], env, repoRoot);
+    // Each start on new ports (startOnFreePorts): a start is clean by its data directory (the pid
+    // file, the database), not by its ports.
+    const system = await startOnFreePorts(env, ['DEV_SERVER_PORT', 'DEV_SERVER_UI_PORT', 'DEV_SERVER_HTTP_PORT'], 240_000);
+    grpcPort = Number(env.DEV_SERVER_PORT);
+    uiPort = Number(env.DEV_SERVER_UI_PORT);
     started.push(system);
-    await system.waitFor('Stop: ', 240_000);
     return system;
   };
   const serverUp = () => isListening('127.0.0.1', grpcPort);

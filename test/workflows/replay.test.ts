@@ -34,4 +34,17 @@ describe('workflow replay of recorded histories', () => {
       await Worker.runReplayHistory({ workflowBundle: bundleFor(file) }, historyOf(file), file);
     });
   }
+
+  // A protocol-3 job (no lifecycle marker of its own) that a worker of an earlier release began:
+  // its history has the marker, then the pause gate's or the concurrency slot's.
+  for (const file of ['send-email-paused.json', 'tenant-work-slot.json']) {
+    it(`replays ${file} with its start memo read as protocol 3: the lifecycle marker an earlier worker wrote is consumed`, async () => {
+      const history = structuredClone(historyOf(file)) as { events: { workflowExecutionStartedEventAttributes?: { memo?: { fields?: Record<string, { data?: string }> } } }[] };
+      const memo = history.events[0]?.workflowExecutionStartedEventAttributes?.memo?.fields?.jobProtocol;
+      assert.ok(memo?.data !== undefined, `${file} has a jobProtocol memo`);
+      assert.equal(Buffer.from(memo.data, 'base64').toString(), '2');
+      memo.data = Buffer.from('3').toString('base64');
+      await Worker.runReplayHistory({ workflowBundle: bundleFor(file) }, history, `${file} as protocol 3`);
+    });
+  }
 });
