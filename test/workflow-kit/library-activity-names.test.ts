@@ -5,7 +5,7 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { JobClient } from '../../src/client/job-client';
 import { jobWorkflowStart } from '../../src/catalog/start-job';
 import { deadLetterShardOf, deadLetterShardWorkflowId } from '../../src/catalog/dead-letter-shards';
-import { jobProtocolMemoKey } from '../../src/shared/job-protocol';
+import { currentJobProtocol, jobProtocolMemoKey } from '../../src/shared/job-protocol';
 import type { TestDb } from '../helpers/db';
 import { deadLetterEntries, waitFor } from '../helpers/dlq';
 import { createTestWorker, type TestWorker, startDevServerEnv, startJobsTestEnv, stopJobsTestEnv, uniqueId } from '../helpers/env';
@@ -63,7 +63,7 @@ describe("the library's activities by their namespaced names, and by the bare na
     await worker.runUntil(async () => {
       const { id, handle } = await jobs.enqueue('send-email', payload('now@example.com'), { id: uniqueId('now') });
       await assert.rejects(handle.result());
-      assert.equal((await handle.describe()).memo?.[jobProtocolMemoKey], 2, 'started under protocol 2');
+      assert.equal((await handle.describe()).memo?.[jobProtocolMemoKey], currentJobProtocol, 'started under the current protocol');
       const calls = await scheduled(id);
       assert.ok(calls.includes('durable-jobs.handOffToDeadLetter'), `scheduled: ${calls.join(', ')}`);
       assert.ok(!calls.includes('handOffToDeadLetter'), 'not by the bare name');
@@ -90,7 +90,7 @@ describe("the library's activities by their namespaced names, and by the bare na
     });
   });
 
-  it('a DLQ an earlier release started redrives through the bare restartJob, then continues as new under protocol 2', async () => {
+  it('a DLQ an earlier release started redrives through the bare restartJob, then continues as new under the current protocol', async () => {
     const { jobs, worker, taskQueue } = await setUp();
     const id = uniqueId('old-dlq');
     const shard = deadLetterShardWorkflowId(taskQueue, 'send-email', deadLetterShardOf(id));
@@ -112,7 +112,7 @@ describe("the library's activities by their namespaced names, and by the bare na
       }
       const next = await waitFor(() => env.client.workflow.getHandle(shard).describe(), (d) => d.runId !== old.firstExecutionRunId, 30_000);
       assert.notEqual(next.runId, old.firstExecutionRunId, `the shard continued as new (its run has ${next.historyLength} events)`);
-      assert.equal(next.memo?.[jobProtocolMemoKey], 2, 'its next run is under protocol 2');
+      assert.equal(next.memo?.[jobProtocolMemoKey], currentJobProtocol, 'its next run is under the current protocol');
       assert.equal(Number(next.raw.executionConfig?.defaultWorkflowTaskTimeout?.seconds), 60, 'and has the DLQ\'s task timeout, where the earlier release\'s start had 10 s');
       const carried = await jobs.deadLetters.show(id);
       assert.equal(carried.failures, 2, 'the entry came through the continue-as-new');
