@@ -1,12 +1,5 @@
-import { parseJobPayload, withRetrySchedule } from '../../src/activity-kit';
-import { greetJob } from './greet';
+import { parseJobPayload } from '../../src/activity-kit';
 import { greetPayload } from './greet.payload';
-
-/** Input of the `greet` activity. */
-export interface GreetInput {
-  /** The job's payload, validated again here because it crossed a process boundary. */
-  payload: unknown;
-}
 
 /** What a `greet` job returns. */
 export interface GreetResult {
@@ -16,12 +9,13 @@ export interface GreetResult {
 /** The `greet` job's activities: as cheap as the plain application's `greet`, plus the payload check. */
 export function createActivities() {
   return {
-    greet: withRetrySchedule(greetJob, 'greet', async (input: GreetInput): Promise<GreetResult> => {
-      const { name } = parseJobPayload('greet', greetPayload, input.payload);
+    /** The payload is validated again here because it crossed a process boundary. */
+    async greet(payload: unknown): Promise<GreetResult> {
+      const { name } = parseJobPayload('greet', greetPayload, payload);
       return { greeting: `Hello, ${name}!` };
-    }),
+    },
   };
 }
 
-/** The activities' type, for the workflow's `jobActivities`. */
+/** The activities' type, for the workflow's `job.activities`. */
 export type Activities = ReturnType<typeof createActivities>;

@@ -29,6 +29,12 @@ export interface HandOffInput {
   failedActivityId?: string;
   /** When the job was first enqueued (ISO 8601), when the workflow knows it; else read from Temporal. */
   createdAt?: string;
+  /**
+   * The job's final state (a JobState), for its record: the record reads it from this call's scheduled event
+   * (src/client/closed-state-read.ts), so the job writes no memo for it. Unused here. Absent in
+   * hand-offs from before protocol 3.
+   */
+  state?: unknown;
 }
 
 /** What {@link handOffToDeadLetter} did: the DLQ that holds the job now, and the failure's group there. */

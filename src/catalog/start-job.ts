@@ -10,6 +10,7 @@ import { taskQueueFor } from './task-queues';
 import { jobPauseMemoKey, type JobPause } from './job-pause';
 import { payloadHash } from '../shared/payload-hash';
 import { jobProtocolMemo } from '../shared/job-protocol';
+import { jobOutlineMemoKey, jobOutlineOf } from './job-outline';
 import { maskSensitive, sensitiveMemoKey } from './sensitive';
 
 export { jobTypeSearchAttribute };
@@ -72,6 +73,8 @@ export function jobStartOptions(input: JobStartInput): {
     args: [input.payload],
     memo: {
       ...jobProtocolMemo(),
+      // What the record derives a completed job's final state from, so the job need not write it.
+      [jobOutlineMemoKey]: jobOutlineOf(definition),
       [payloadHashMemoKey]: payloadHash(input.payload),
       ...(concurrencyKey === undefined ? {} : { [concurrencyKeyMemoKey]: concurrencyKey }),
       // Readers without the catalog (jobctl anywhere, the Web UI's memo view) mask them too.

@@ -11,7 +11,7 @@ const GRPC_UNIMPLEMENTED = 12;
 export { firstEvent } from '../catalog/created-at';
 
 /** The newest events of a run, newest first ({@link readTail}); servers without the reverse call get the forward history instead. */
-export async function historyTail(client: Client, workflowId: string, runId: string): Promise<HistoryEvent[]> {
+export async function historyTail(client: Client, workflowId: string, runId: string, toLastStep = false): Promise<HistoryEvent[]> {
   try {
     return await readTail<Uint8Array>(async (nextPageToken) => {
       const page = await client.workflowService.getWorkflowExecutionHistoryReverse({
@@ -21,7 +21,7 @@ export async function historyTail(client: Client, workflowId: string, runId: str
         nextPageToken,
       });
       return { events: page.history?.events ?? [], next: page.nextPageToken?.length ? page.nextPageToken : undefined };
-    });
+    }, toLastStep);
   } catch (err) {
     if (!(isGrpcServiceError(err) && err.code === GRPC_UNIMPLEMENTED)) throw err;
     const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();

@@ -14,6 +14,7 @@ import { decodingOf } from './decode';
 import { checkSameJob } from './existing-job';
 import { assembleRecord } from './record-assembly';
 import { firstEvent, historyTail } from './history';
+import { needsLastStep } from './closed-state-read';
 import { listJobs, type ListJobsOptions, type JobSummary } from './job-list';
 import { cancelReport, jobStatusName, type JobRecord } from './job-record';
 import { JobSchedules } from './schedules';
@@ -148,7 +149,7 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
       const firstRunId = description.raw.workflowExecutionInfo?.firstRunId || description.runId;
       const [start, tail, state] = await Promise.all([
         firstEvent(this.temporal, id, firstRunId),
-        historyTail(this.temporal, id, description.runId),
+        historyTail(this.temporal, id, description.runId, needsLastStep(description)),
         this.jobState(handle, description),
       ]);
       return assembleRecord({ description, start, tail, state }, decodingOf(this.temporal), this.config.catalog);

@@ -7,6 +7,7 @@ import { createdAtOf } from '../catalog/created-at';
 import { attemptsEventId } from '../shared/attempts';
 import type { JobState } from '../workflow-kit/job-state';
 import { decodeFailureMessages, decodePayload, type PayloadDecoding } from './decode';
+import { lastStepIn, stateAtClose } from './closed-state-read';
 import { toJobRecord, type JobDescription, type JobRecord } from './job-record';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -35,7 +36,7 @@ export async function assembleRecord({ description, start, tail, state }: Record
     tail,
     payload: input ? await decodePayload(decoding, input as Payload) : undefined,
     createdAt: createdAtOf(description, start),
-    state: unanswered ? undefined : state,
+    state: unanswered ? undefined : (state ?? (await stateAtClose(description, tail, decoding))),
     now: new Date(),
     catalog,
   });
@@ -48,9 +49,10 @@ export const tailPageSize = 100;
 /**
  * The newest events of a run, newest first, read backwards page by page (`readPage` reads one
  * page of the reverse history) only until they reach the activity start that the job record's
- * attempts come from, so a long history is not fetched whole.
+ * attempts come from, and with `toLastStep` the scheduled event of the job's last step
+ * (`needsLastStep` in closed-state-read.ts), so a long history is not fetched whole.
  */
-export async function readTail<Token>(readPage: (token: Token | undefined) => Promise<{ events: HistoryEvent[]; next: Token | undefined }>): Promise<HistoryEvent[]> {
+export async function readTail<Token>(readPage: (token: Token | undefined) => Promise<{ events: HistoryEvent[]; next: Token | undefined }>, toLastStep = false): Promise<HistoryEvent[]> {
   const tail: HistoryEvent[] = [];
   let token: Token | undefined;
   do {
@@ -58,7 +60,8 @@ export async function readTail<Token>(readPage: (token: Token | undefined) => Pr
     tail.push(...page.events);
     token = page.next;
     const wanted = attemptsEventId(tail);
-    if (wanted !== undefined && tail.some((e) => Number(e.eventId) === wanted)) break;
+    const attemptsIn = wanted !== undefined && tail.some((e) => Number(e.eventId) === wanted);
+    if (attemptsIn && (!toLastStep || lastStepIn(tail) !== undefined)) break;
   } while (token !== undefined);
   return tail;
 }

@@ -12,6 +12,8 @@ export interface JobHeader {
   execution: string;
   /** The preset the workflow scheduled the activity with (`jobActivities(definition, preset)`). */
   preset?: string;
+  /** The job's step that scheduled it (its state's `step`), on a step's activity; the record reads a completed job's last step from it. */
+  step?: string;
 }
 
 /** The header's payload. */
@@ -26,8 +28,8 @@ export function readJobHeader(headers: Record<string, Payload> | undefined): Job
   try {
     const value: unknown = defaultPayloadConverter.fromPayload(payload);
     if (typeof value !== 'object' || value === null || typeof (value as JobHeader).execution !== 'string') return undefined;
-    const { execution, preset } = value as JobHeader;
-    return typeof preset === 'string' ? { execution, preset } : { execution };
+    const { execution, preset, step } = value as JobHeader;
+    return { execution, ...(typeof preset === 'string' ? { preset } : {}), ...(typeof step === 'string' ? { step } : {}) };
   } catch {
     return undefined;
   }

@@ -9,8 +9,11 @@ export const jobProtocolMemoKey = 'jobProtocol';
  * The protocol every start of this release writes.
  * - 1 (no memo): the library's activities are called by their bare names (`restartJob`).
  * - 2: they are called by their namespaced names (`durable-jobs.restartJob`).
- * - 3: a job has its final-state memo and DLQ hand-off without a patch marker saying so (two
- *   history events fewer per job; src/workflow-kit/interceptors.ts, `hasJobLifecycle`).
+ * - 3: a job has its lifecycle (final state, DLQ hand-off) without a patch marker saying so
+ *   (src/workflow-kit/interceptors.ts, `hasJobLifecycle`), and writes its final state to its memo
+ *   only when the record cannot read it otherwise: a failed job's travels in its hand-off, a
+ *   completed job's is derived from the start's `jobOutline` memo and its last step's header
+ *   (src/workflow-kit/closed-state.ts). A completed job writes the plain workflow's events.
  */
 export const currentJobProtocol = 3;
 

@@ -1,6 +1,6 @@
 // Workflow interceptors: the cross-cutting part of every job — its log events and metrics, its
-// final state in the memo, and the hand-off to the dead-letter queue — in one place instead of in
-// each workflow.
+// final state (in its memo where the record cannot read it otherwise), and the hand-off to the
+// dead-letter queue — in one place instead of in each workflow.
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -31,10 +31,12 @@ import { currentJobState, jobStateMemoKey } from './job-state';
 import { releaseConcurrencySlot } from './concurrency-slot';
 import { installPauseGate, passPauseGate } from './pause-gate';
 import { presetTagOf } from './preset-tag';
-import { jobHeaderName, jobHeaderPayload } from '../shared/job-header';
+import { jobHeaderName, jobHeaderPayload, readJobHeader } from '../shared/job-header';
 import { libraryActivities } from './library-activity-calls';
 import { bareActivityType } from '../shared/library-activities';
 import { jobProtocolOf } from '../shared/job-protocol';
+import { outlineFromMemo } from '../catalog/job-outline';
+import { completedState, lastScheduledStep, noteScheduledStep, sameState } from './closed-state';
 
 /** Activities a job calls that are not its steps: a pause does not hold them. */
 const notSteps = new Set(['handOffToDeadLetter', 'releaseConcurrencySlot']);
@@ -61,7 +63,7 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
     try {
       const result = await next(input);
       closed = true;
-      this.recordFinalState();
+      this.recordFinalState('completed');
       log.info('job:completed', fields);
       countJob(jobMetrics.completed, type);
       recordJobDuration(type, 'completed');
@@ -71,7 +73,7 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
       // SDK retries it after a fix); neither is dead-lettered.
       if (err instanceof ContinueAsNew || !(err instanceof TemporalFailure)) throw err;
       closed = true;
-      this.recordFinalState();
+      this.recordFinalState(isCancellation(err) ? 'cancelled' : 'failed');
       const cause = rootCause(err);
       const errorType = cause.type ?? 'unknown';
       if (isCancellation(err)) {
@@ -98,6 +100,8 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
           error: cause,
           failedActivityId: err instanceof ActivityFailure ? err.activityId : undefined,
           createdAt: jobCreatedAt(),
+          // The job record reads the final state from here (the job writes no memo for it).
+          state: currentJobState(),
         }),
       );
       log.warn('job:dead-lettered', { ...fields, errorType: cause.type, dlq: handedOff.dlqWorkflowId, fingerprint: handedOff.fingerprint });
@@ -110,11 +114,26 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
 
   private lifecycleV2 = true;
 
-  private recordFinalState(): void {
+  /** Writes the job's final state to its memo, unless the record reads it without (protocol 3, {@link readableAtClose}). */
+  private recordFinalState(outcome: 'completed' | 'failed' | 'cancelled'): void {
     if (!this.lifecycleV2) return;
     const state = currentJobState();
-    if (state) upsertMemo({ [jobStateMemoKey]: state });
+    if (state && !readableAtClose(outcome, state)) upsertMemo({ [jobStateMemoKey]: state });
   }
+}
+
+/**
+ * Whether the job record reads this final state without a memo: a failed job's goes to the DLQ in
+ * the hand-off's input, which the history holds; a completed job's is what its start's outline and
+ * last scheduled step predict (src/workflow-kit/closed-state.ts). Jobs started before protocol 3
+ * (and a cancelled job) write it, as before.
+ */
+function readableAtClose(outcome: 'completed' | 'failed' | 'cancelled', state: NonNullable<ReturnType<typeof currentJobState>>): boolean {
+  const memo = workflowInfo().memo;
+  if (jobProtocolOf(memo) < 3) return false;
+  if (outcome === 'failed') return true;
+  const outline = outlineFromMemo(memo);
+  return outcome === 'completed' && outline !== undefined && sameState(completedState(outline, lastScheduledStep()), state);
 }
 
 /** The patch that marks a job run with its final-state memo and DLQ hand-off (starts before protocol 3). */
@@ -175,6 +194,8 @@ class JobOutboundInterceptor implements WorkflowOutboundCallsInterceptor {
     // its concurrency slot, both on its way out, are not steps.
     const paused = currentJobType() && !notSteps.has(bareActivityType(input.activityType)) ? passPauseGate(input.activityType) : undefined;
     if (paused) await paused;
+    const step = stepOf(headed);
+    if (step) noteScheduledStep(step);
     try {
       return await next(headed);
     } catch (err) {
@@ -206,8 +227,15 @@ function withJobHeader<I extends ActivityInput | LocalActivityInput>(input: I): 
   const preset = presetTagOf(input.options);
   const state = currentJobState();
   if (preset !== undefined && state) state.preset = preset;
-  const header = jobHeaderPayload({ execution: workflowInfo().firstExecutionRunId, ...(preset !== undefined ? { preset } : {}) });
+  const step = preset !== undefined && state ? { preset, step: state.step } : {};
+  const header = jobHeaderPayload({ execution: workflowInfo().firstExecutionRunId, ...(preset !== undefined ? { preset } : {}), ...step });
   return { ...input, headers: { ...input.headers, [jobHeaderName]: header } };
+}
+
+/** The step a headed activity belongs to, as its header names it. */
+function stepOf(input: ActivityInput): { step: string; preset?: string } | undefined {
+  const header = readJobHeader(input.headers);
+  return header?.step === undefined ? undefined : { step: header.step, ...(header.preset !== undefined ? { preset: header.preset } : {}) };
 }
 
 /** Registered by the worker through `interceptors.workflowModules`. */

@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, setHandler } from '@temporalio/workflow';
-import { jobMaxAttempts, type JobDefinition } from '../catalog/define-job';
+import type { JobDefinition } from '../catalog/define-job';
+import { jobOutlineOf } from '../catalog/job-outline';
 import { jobStateMemoKey, jobStateQueryName } from './job-state-names';
 import type { JobPause } from '../catalog/job-pause';
 
@@ -92,9 +93,8 @@ let current: JobState | undefined;
  * as the job moves through its steps. Call once, at the top of the job's workflow.
  */
 export function trackJob(definition: JobDefinition, initial: Partial<JobState> = {}): JobState {
-  const steps = definition.steps ?? [definition.type];
-  const maxAttempts = Object.fromEntries(Object.keys(definition.presets).map((name) => [name, jobMaxAttempts(definition, name)]));
-  current = { step: steps[0] ?? definition.type, steps, preset: definition.mainPreset, maxAttempts, ...initial };
+  const { steps, preset, maxAttempts } = jobOutlineOf(definition);
+  current = { step: steps[0] ?? definition.type, steps, preset, maxAttempts, ...initial };
   const state = current;
   setHandler(jobStateQuery, () => state);
   setHandler(cancelRequestedSignal, (input) => void (state.cancelRequested = input));

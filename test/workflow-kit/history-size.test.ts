@@ -9,6 +9,9 @@ import { seedDemoAccounts } from '../../src/jobs/database/seed';
 import { catalog } from '../../src/jobs/catalog';
 import { bundleJobWorkflows } from '../../src/testing/test-worker';
 import { catalog as greetCatalog } from '../../bench/activity/catalog';
+import { greetJob } from '../../bench/activity/greet';
+import { jobMaxAttempts } from '../../src/catalog/define-job';
+import { jobWorkflowStart } from '../../src/catalog/start-job';
 import { createActivities as createGreetActivities } from '../../bench/activity/activities';
 import * as plainActivities from '../../bench/plain/activities';
 import { createTestWorker, startJobsTestEnv, stopJobsTestEnv, uniqueId, type JobsTestEnv } from '../helpers/env';
@@ -20,15 +23,23 @@ import { createActivities, testActivityDeps } from '../helpers/worker';
 // so what a job writes beyond the plain workflow is held here (issue 33). A change that makes a job
 // write more fails this test; one that makes it write less lowers the figures below.
 
-/** A completed job of a team's type with one regular activity: the plain workflow's events, and then these. */
-const overPlain = ['WORKFLOW_PROPERTIES_MODIFIED'];
+/** A failed job of a team's type: the plain workflow's events up to its activity's failure, then the hand-off to the DLQ. */
+const failedWithHandOff = [
+  'WORKFLOW_EXECUTION_STARTED', 'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED',
+  'ACTIVITY_TASK_SCHEDULED', 'ACTIVITY_TASK_STARTED', 'ACTIVITY_TASK_FAILED',
+  'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED',
+  // the hand-off
+  'ACTIVITY_TASK_SCHEDULED', 'ACTIVITY_TASK_STARTED', 'ACTIVITY_TASK_COMPLETED',
+  'WORKFLOW_TASK_SCHEDULED', 'WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED',
+  'WORKFLOW_EXECUTION_FAILED',
+];
 
 /** The events of each built-in type's completed job (the payloads below), at most. */
 const budgets: Record<string, number> = {
-  'send-email': 12,
-  'process-payment': 24,
+  'send-email': 11,
+  'process-payment': 23,
   'generate-report': 12,
-  noop: 7,
+  noop: 6,
   // Two runs of 2 records each: the first continues as new (pagesPerRun: 1).
   'sync-data': 23,
 };
@@ -65,7 +76,7 @@ describe('history events per job (dev server): no more than the plain workflow w
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('a team’s regular-activity job writes the plain one-activity workflow’s events plus only its final-state memo', async () => {
+  it('a team’s regular-activity job writes the plain one-activity workflow’s events, and its record reads as before', async () => {
     const plainQueue = uniqueId('plain');
     const plain = await Worker.create({ connection: t.env.nativeConnection, taskQueue: plainQueue, workflowsPath: require.resolve('../../bench/plain/workflows'), activities: plainActivities });
     const plainId = uniqueId('plain');
@@ -84,12 +95,38 @@ describe('history events per job (dev server): no more than the plain workflow w
     const theirs = await eventTypes(t, plainId);
     const ours = await eventTypes(t, job.id);
     console.log(`      events per job: plain ${theirs.length}, ours ${ours.length} (${ours.filter((type) => !theirs.includes(type)).join(', ') || 'no other type'})`);
+    assert.deepEqual(ours, theirs, 'the same events in the same order');
+    // What the final-state memo said, the record reads from the start's outline and the step's header.
+    const description = await t.env.client.workflow.getHandle(job.id).describe();
+    assert.equal(description.memo?.jobState, undefined, 'no final-state memo');
+    const record = await jobs.get(job.id);
     assert.deepEqual(
-      ours.filter((type) => !overPlain.includes(type)),
-      theirs,
-      'the same events in the same order, but for the final-state memo',
+      { status: record.status, step: record.step, steps: record.steps, attempts: record.attempts, maxAttempts: record.maxAttempts },
+      { status: 'completed', step: 'greet', steps: ['greet'], attempts: 1, maxAttempts: jobMaxAttempts(greetJob) },
     );
-    assert.equal(ours.length, theirs.length + overPlain.length);
+  });
+
+  it('a team’s job that fails writes the plain workflow’s failure and its hand-off to the DLQ, and its record names the step', async () => {
+    const taskQueue = uniqueId('greet-fails');
+    const bundle = await bundleJobWorkflows(require.resolve('../../bench/activity/workflows'));
+    const worker = await createTestWorker(t.env, bundle, { taskQueue, catalog: greetCatalog, activities: createGreetActivities() });
+    const jobs = new JobClient(t.env.client, { catalog: greetCatalog, taskQueue });
+    const id = uniqueId('greet-fails');
+    // A payload the client would refuse, started as an older client might have: the activity refuses it for good.
+    const { workflowType, options } = jobWorkflowStart({ definition: greetJob, id, payload: { name: 42 }, taskQueue, mode: 'enqueue' });
+    await worker.runUntil(async () => {
+      const handle = await t.env.client.workflow.start(workflowType, options);
+      await assert.rejects(handle.result());
+    });
+    const ours = await eventTypes(t, id);
+    console.log(`      events per failed job: ${ours.length}`);
+    assert.deepEqual(ours, failedWithHandOff);
+    const record = await jobs.get(id);
+    assert.equal((await t.env.client.workflow.getHandle(id).describe()).memo?.jobState, undefined, 'no final-state memo');
+    assert.deepEqual(
+      { status: record.status, step: record.step, attempts: record.attempts, maxAttempts: record.maxAttempts, error: record.error?.type },
+      { status: 'failed', step: 'greet', attempts: 1, maxAttempts: jobMaxAttempts(greetJob), error: 'jobs:invalid-payload' },
+    );
   });
 
   it('each built-in job type’s completed job writes no more events than its budget', async () => {

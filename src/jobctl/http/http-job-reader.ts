@@ -9,6 +9,7 @@ import type { JobState } from '../../workflow-kit/job-state';
 import { decodePayload, type PayloadDecoding } from '../../client/decode';
 import type { JobDescription, JobRecord } from '../../client/job-record';
 import { assembleRecord, readTail, tailPageSize } from '../../client/record-assembly';
+import { needsLastStep } from '../../client/closed-state-read';
 import { collectJobs, type JobSummary, type ListJobsOptions, type ListRows } from '../../client/job-list-pages';
 import { stateQueryTimeoutMs } from '../../client/state-query-timeout';
 import { fromJson } from './api-messages';
@@ -51,7 +52,7 @@ export class HttpJobReader {
     const description = described ?? (await this.describe(id));
     const runId = description.raw.workflowExecutionInfo?.execution?.runId ?? '';
     const firstRunId = description.raw.workflowExecutionInfo?.firstRunId || runId;
-    const [start, tail, state] = await Promise.all([this.firstEvent(id, firstRunId), this.historyTail(id, runId), this.jobState(id, description)]);
+    const [start, tail, state] = await Promise.all([this.firstEvent(id, firstRunId), this.historyTail(id, runId, needsLastStep(description)), this.jobState(id, description)]);
     return assembleRecord({ description, start, tail, state }, this.decoding, this.catalog);
   }
 
@@ -92,11 +93,11 @@ export class HttpJobReader {
   }
 
   /** The newest events of a run, newest first ({@link readTail}). */
-  private historyTail(id: string, runId: string): Promise<HistoryEvent[]> {
+  private historyTail(id: string, runId: string, toLastStep: boolean): Promise<HistoryEvent[]> {
     return readTail<string>(async (nextPageToken) => {
       const page = await this.history(id, 'history-reverse', { 'execution.runId': runId, maximumPageSize: String(tailPageSize), ...(nextPageToken ? { nextPageToken } : {}) });
       return { events: page.history?.events ?? [], next: page.nextPageToken?.length ? Buffer.from(page.nextPageToken).toString('base64') : undefined };
-    });
+    }, toLastStep);
   }
 
   private async history(id: string, route: 'history' | 'history-reverse', query: Record<string, string>): Promise<HistoryResponse> {
