@@ -27,16 +27,16 @@ import { createdAtFromMemo } from '../catalog/created-at';
 import { presetOptions } from '../catalog/define-job';
 import { jobMetrics } from '../shared/job-metrics';
 import { countFinalStall, countJob, currentJobType, recordJobDuration, startJobReport } from './job-metrics';
-import { currentJobState, jobStateMemoKey } from './job-state';
+import { currentJobState, jobStateMemoKey, type JobState } from './job-state';
 import { releaseConcurrencySlot } from './concurrency-slot';
 import { installPauseGate, passPauseGate } from './pause-gate';
 import { presetTagOf } from './preset-tag';
-import { jobHeaderName, jobHeaderPayload, readJobHeader } from '../shared/job-header';
+import { jobHeaderName, jobHeaderPayload } from '../shared/job-header';
 import { libraryActivities } from './library-activity-calls';
 import { bareActivityType } from '../shared/library-activities';
 import { jobProtocolOf } from '../shared/job-protocol';
 import { outlineFromMemo } from '../catalog/job-outline';
-import { completedState, lastScheduledStep, noteScheduledStep, sameState } from './closed-state';
+import { completedState, lastScheduledStep, noteScheduledStep, sameState, type ScheduledStep } from './closed-state';
 
 /** Activities a job calls that are not its steps: a pause does not hold them. */
 const notSteps = new Set(['handOffToDeadLetter', 'releaseConcurrencySlot']);
@@ -128,7 +128,7 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
  * last scheduled step predict (src/workflow-kit/closed-state.ts). Jobs started before protocol 3
  * (and a cancelled job) write it, as before.
  */
-function readableAtClose(outcome: 'completed' | 'failed' | 'cancelled', state: NonNullable<ReturnType<typeof currentJobState>>): boolean {
+function readableAtClose(outcome: 'completed' | 'failed' | 'cancelled', state: JobState): boolean {
   const memo = workflowInfo().memo;
   if (jobProtocolOf(memo) < 3) return false;
   if (outcome === 'failed') return true;
@@ -189,12 +189,11 @@ class JobOutboundInterceptor implements WorkflowOutboundCallsInterceptor {
   }
 
   async scheduleActivity(input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>): Promise<unknown> {
-    const headed = withJobHeader(input);
+    const { headed, step } = withJobHeader(input);
     // A paused type schedules no step until it is resumed; its hand-off to the DLQ and the return of
     // its concurrency slot, both on its way out, are not steps.
     const paused = currentJobType() && !notSteps.has(bareActivityType(input.activityType)) ? passPauseGate(input.activityType) : undefined;
     if (paused) await paused;
-    const step = stepOf(headed);
     if (step) noteScheduledStep(step);
     try {
       return await next(headed);
@@ -211,7 +210,7 @@ class JobOutboundInterceptor implements WorkflowOutboundCallsInterceptor {
  * A retry that waited gets a fresh schedule-to-close window: the pause does not eat it.
  */
 function scheduleLocalActivity(input: LocalActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>): Promise<unknown> {
-  const headed = withJobHeader(input);
+  const { headed } = withJobHeader(input);
   const paused = currentJobType() ? passPauseGate(input.activityType) : undefined;
   if (!paused) return next(headed);
   return paused.then(() => next({ ...headed, originalScheduleTime: undefined }));
@@ -220,22 +219,18 @@ function scheduleLocalActivity(input: LocalActivityInput, next: Next<WorkflowOut
 /**
  * A job's step, as scheduled: the job's state names its preset (the record counts that preset's
  * attempts), and its headers carry the job's execution and the preset, for the activity's retry
- * schedule and ledger key. Other activities (the DLQ's, a window's) pass unchanged.
+ * schedule and ledger key. Other activities (the DLQ's, a window's) pass unchanged. Returns the
+ * step the header names, for the caller to note once the activity is scheduled.
  */
-function withJobHeader<I extends ActivityInput | LocalActivityInput>(input: I): I {
-  if (!currentJobType()) return input;
+function withJobHeader<I extends ActivityInput | LocalActivityInput>(input: I): { headed: I; step?: ScheduledStep } {
+  if (!currentJobType()) return { headed: input };
   const preset = presetTagOf(input.options);
   const state = currentJobState();
   if (preset !== undefined && state) state.preset = preset;
-  const step = preset !== undefined && state ? { preset, step: state.step } : {};
+  // A step's activity names its step too: the record reads a completed job's last step from it.
+  const step = preset !== undefined && state ? { step: state.step, preset } : undefined;
   const header = jobHeaderPayload({ execution: workflowInfo().firstExecutionRunId, ...(preset !== undefined ? { preset } : {}), ...step });
-  return { ...input, headers: { ...input.headers, [jobHeaderName]: header } };
-}
-
-/** The step a headed activity belongs to, as its header names it. */
-function stepOf(input: ActivityInput): { step: string; preset?: string } | undefined {
-  const header = readJobHeader(input.headers);
-  return header?.step === undefined ? undefined : { step: header.step, ...(header.preset !== undefined ? { preset: header.preset } : {}) };
+  return { headed: { ...input, headers: { ...input.headers, [jobHeaderName]: header } }, ...(step ? { step } : {}) };
 }
 
 /** Registered by the worker through `interceptors.workflowModules`. */
