@@ -53,9 +53,11 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
     const fields = { jobId: info.workflowId, jobType: type, workflowId: info.workflowId, runId: info.runId };
     this.lifecycleV2 = hasJobLifecycle(info.memo);
     installPauseGate();
-    // Metrics add no commands and are not emitted on replay, so they need no patch.
+    // Metrics add no commands and are not emitted on replay, so they need no patch. A job's start
+    // and completion are logged at debug: the metrics count them, and at info they were the larger
+    // part of a healthy job's logging cost (issue 33 §2); what needs a person stays at info and up.
     if (info.continuedFromExecutionRunId === undefined) {
-      log.info('job:start', { ...fields, attempt: 1 });
+      log.debug('job:start', { ...fields, attempt: 1 });
       countJob(jobMetrics.started, type);
     }
     // Set once the job closes (not when it continues as new): then its concurrency slot goes back.
@@ -64,7 +66,7 @@ class JobLifecycleInterceptor implements WorkflowInboundCallsInterceptor {
       const result = await next(input);
       closed = true;
       this.recordFinalState('completed');
-      log.info('job:completed', fields);
+      log.debug('job:completed', fields);
       countJob(jobMetrics.completed, type);
       recordJobDuration(type, 'completed');
       return result;

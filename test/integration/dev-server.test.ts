@@ -165,6 +165,8 @@ describe('npm start against a real Temporal dev server', function () {
       ...env,
       TEMPORAL_ADDRESS: `127.0.0.1:${grpcPort}`,
       TEMPORAL_TASK_QUEUE: taskQueue,
+      // A healthy job's job:completed is a debug line.
+      LOG_LEVEL: 'debug',
       DEV_SERVER_PORT: String(await freePort()),
       METRICS_PORT: String(await freePort()),
       CONSOLE_PORT: String(await freePort()),
