@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { provisionTemporalCli } from '../src/provision/temporal-cli';
 import { loadConfig } from '../src/shared/config';
-import { cpuRatios, formatReport, ratios, rssRatios, summarise, type BenchReport } from './report';
+import { cpuRatios, formatReport, ratios, rssRatios, summarise, threadCpuRatios, type BenchReport } from './report';
 import { runScenario, stopCurrentRun, type RunResult } from './run';
 import { defaultScenarios, scenarioNames, scenarios, type ScenarioName } from './scenarios';
 import { repoRoot } from './workers';
@@ -103,6 +103,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     ratios: ratios(runs),
     rssRatios: rssRatios(runs),
     cpuRatios: cpuRatios(runs),
+    threadCpuRatios: threadCpuRatios(runs),
     runs,
   });
   await mkdir(path.dirname(options.out), { recursive: true });

@@ -25,14 +25,19 @@ export async function sampleProcess(pid: number | undefined): Promise<ProcSample
   if (pid === undefined) return undefined;
   try {
     const [stat, status] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8'), readFile(`/proc/${pid}/status`, 'utf8')]);
-    // The command name (field 2) may contain spaces: fields are counted after its closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const cpuSeconds = (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+    const cpuSeconds = cpuSecondsOfStat(stat);
     const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
     return { cpuSeconds, rssBytes: kb('VmRSS'), peakRssBytes: kb('VmHWM') };
   } catch {
     return undefined;
   }
+}
+
+/** User plus system CPU seconds in a process's or thread's /proc `stat` line. */
+export function cpuSecondsOfStat(stat: string): number {
+  // The command name (field 2) may contain spaces: fields are counted after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
 }
 
 /** CPU seconds this process (the bench's client) has used so far. */

@@ -1,4 +1,5 @@
 import type { RunResult } from './run';
+import type { ThreadCpu } from './threads';
 import { median, spread, type Spread } from './stats';
 
 /** One scenario's runs, summarised across repeats (medians). */
@@ -12,6 +13,8 @@ export interface ScenarioSummary {
   enqueueToComplete: { p50: number; p95: number; p99: number };
   /** CPU milliseconds per job, by process. */
   cpuMsPerJob: { worker: number | null; client: number; server: number | null };
+  /** The worker's CPU milliseconds per job by thread (medians); null without /proc's split. */
+  workerThreadCpuMsPerJob: ThreadCpu | null;
   workerPeakRssMb: number | null;
   notCompleted: number;
   /** History events per job (median). */
@@ -40,6 +43,8 @@ export interface BenchReport {
   rssRatios: Ratio[];
   /** CPU per job of the whole system: `ours-traced` against `ours`, `ours` against `ours-before`. */
   cpuRatios: Ratio[];
+  /** Our worker's CPU per job in its main thread and in its workflow thread(s) over the plain worker's, repeat by repeat. */
+  threadCpuRatios: Ratio[];
   runs: RunResult[];
 }
 
@@ -67,6 +72,9 @@ export function summarise(runs: RunResult[]): ScenarioSummary[] {
       enqueueToStart: pct((r) => r.enqueueToStart),
       enqueueToComplete: pct((r) => r.enqueueToComplete),
       cpuMsPerJob: { worker: perJob((r) => r.cpuSeconds.worker), client: perJob((r) => r.cpuSeconds.client)!, server: perJob((r) => r.cpuSeconds.server) },
+      workerThreadCpuMsPerJob: rs.every((r) => r.workerThreadCpuSeconds)
+        ? { main: perJob((r) => r.workerThreadCpuSeconds!.main)!, workflow: perJob((r) => r.workerThreadCpuSeconds!.workflow)!, native: perJob((r) => r.workerThreadCpuSeconds!.native)! }
+        : null,
       workerPeakRssMb: med(rs.map((r) => r.workerPeakRssMb)),
       notCompleted: rs.reduce((n, r) => n + r.notCompleted, 0),
       eventsPerJob: median(rs.map((r) => r.eventsPerJob)),
@@ -138,6 +146,13 @@ export function cpuRatios(runs: RunResult[]): Ratio[] {
   return pairRatios(runs, cpuPairs, total).map((r) => ({ ...r, name: `CPU ${r.name}` }));
 }
 
+/** Our worker's CPU per job in each kind of thread over the plain worker's in the same repeat (main ours-activity/activity, …). */
+export function threadCpuRatios(runs: RunResult[]): Ratio[] {
+  return (['main', 'workflow', 'native'] as const).flatMap((thread) =>
+    pairRatios(runs, rssPairs, (r) => (r.workerThreadCpuSeconds ? r.workerThreadCpuSeconds[thread] : null)).map((r) => ({ ...r, name: `${thread} ${r.name}` })),
+  );
+}
+
 /** Our worker's peak RSS over the plain worker's in the same repeat (ours/ceiling, ours-activity/activity, …). */
 export function rssRatios(runs: RunResult[]): Ratio[] {
   return pairRatios(runs, rssPairs, (r) => r.workerPeakRssMb);
@@ -166,6 +181,10 @@ export function formatReport(report: BenchReport): string {
   for (const r of report.rssRatios) lines.push(`${`RSS ${r.name}`.padEnd(28)} ${f(r.median, 2)} (${f(r.min, 2)}-${f(r.max, 2)})`);
   if (report.cpuRatios.length) lines.push('', 'CPU per job (worker + client + server):');
   for (const r of report.cpuRatios) lines.push(`${r.name.padEnd(28)} ${f(r.median, 2)} (${f(r.min, 2)}-${f(r.max, 2)})`);
+  const byThread = report.summaries.filter((s) => s.workerThreadCpuMsPerJob);
+  if (byThread.length) lines.push('', 'worker CPU ms/job by thread: main / workflow thread(s) / native (Rust core, GC, libuv):');
+  for (const s of byThread) lines.push(`${s.scenario.padEnd(28)} ${f(s.workerThreadCpuMsPerJob!.main, 2)} / ${f(s.workerThreadCpuMsPerJob!.workflow, 2)} / ${f(s.workerThreadCpuMsPerJob!.native, 2)}`);
+  for (const r of report.threadCpuRatios) lines.push(`${`CPU ${r.name}`.padEnd(36)} ${f(r.median, 2)} (${f(r.min, 2)}-${f(r.max, 2)})`);
   const traced = report.summaries.filter((s) => s.traceBytesPerJob !== null);
   for (const s of traced) lines.push(`${`${s.scenario} exported`.padEnd(28)} ${f(s.traceBytesPerJob!, 0)} OTLP bytes/job`);
   return lines.join('\n');

@@ -5,6 +5,7 @@ import { collectTimes, observerClient, waitForAll } from './collect';
 import { offerLoad } from './load';
 import { startOtlpSink, type OtlpSink } from './otlp-sink';
 import { ownCpuSeconds, sampleProcess } from './proc';
+import { sampleThreads, threadCpuBetween, type ThreadCpu } from './threads';
 import type { Scenario } from './scenarios';
 import { startBenchServer, waitForServer, type BenchServer } from './servers';
 import { median, percentiles, type Percentiles } from './stats';
@@ -45,6 +46,8 @@ export interface RunResult {
   enqueueToComplete: Percentiles;
   /** CPU seconds used during the run; null where the process is not ours to read. */
   cpuSeconds: { worker: number | null; client: number; server: number | null };
+  /** The worker's CPU seconds by thread (main, workflow thread(s), native); null where /proc has no split. */
+  workerThreadCpuSeconds: ThreadCpu | null;
   /** Peak resident memory of the worker process, MB. */
   workerPeakRssMb: number | null;
   /** Jobs that did not complete (failed, timed out): should be 0. */
@@ -90,12 +93,13 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     const observer = await observerClient(address);
     closers.push(observer.close);
 
-    const before = { worker: await sampleProcess(worker.pid), server: await sampleProcess(server?.pid), client: ownCpuSeconds() };
+    const before = { worker: await sampleProcess(worker.pid), threads: await sampleThreads(worker.pid), server: await sampleProcess(server?.pid), client: ownCpuSeconds() };
     const enqueuedAt = client
       ? await offerLoad(client.enqueue, { jobs: options.jobs, concurrency: options.concurrency, rate: options.rate, idOf: (i) => `${taskQueue}-${i}` })
       : await loadInWorker(loadFile, options.jobs);
     await waitForAll(observer.client, taskQueue, options.jobs, Math.max(120_000, options.jobs * 500));
-    const after = { worker: await sampleProcess(worker.pid), server: await sampleProcess(server?.pid), client: ownCpuSeconds() };
+    const after = { worker: await sampleProcess(worker.pid), threads: await sampleThreads(worker.pid), server: await sampleProcess(server?.pid), client: ownCpuSeconds() };
+    const workerThreadCpuSeconds = await threadCpuBetween(worker.pid, before.threads, after.threads, worker.threadsFile);
     // What was exported: the client's and the worker's last batches leave at their close.
     await closeClient();
     let traceExport: RunResult['traceExport'] = null;
@@ -135,6 +139,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       enqueueToComplete: percentiles(toComplete),
       // With the load in the worker's process, the client's CPU is in the worker's figure.
       cpuSeconds: { worker: delta(before.worker, after.worker), client: client ? after.client - before.client : 0, server: delta(before.server, after.server) },
+      workerThreadCpuSeconds,
       workerPeakRssMb: after.worker ? after.worker.peakRssBytes / 2 ** 20 : null,
       notCompleted,
       eventsPerJob: median(events),

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { threadProbe } from './threads';
 
 /** Repository root. */
 export const repoRoot = path.resolve(__dirname, '..');
@@ -29,6 +30,8 @@ const tsWorkers: Record<Exclude<WorkerKind, 'ours'>, string> = {
 /** A worker running in its own process. */
 export interface BenchWorker {
   pid?: number;
+  /** Where its worker threads noted their thread IDs (bench/thread-probe.cjs). */
+  threadsFile: string;
   /** Stops it (SIGTERM, which drains) and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -53,7 +56,8 @@ export interface WorkerLaunch {
 /** Starts a worker process and waits until it polls. */
 export async function startBenchWorker(launch: WorkerLaunch): Promise<BenchWorker> {
   const logFile = path.join(launch.dir, `worker-${launch.taskQueue}.log`);
-  const profile = launch.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', launch.cpuProfileDir] : [];
+  const threadsFile = path.join(launch.dir, `threads-${launch.taskQueue}`);
+  const profile = [...(launch.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', launch.cpuProfileDir] : []), '--require', threadProbe];
   let args: string[];
   if (launch.kind === 'ours') {
     const main = path.join(launch.root ?? repoRoot, 'dist/worker/main.js');
@@ -73,6 +77,7 @@ export async function startBenchWorker(launch: WorkerLaunch): Promise<BenchWorke
     // A bench worker serves no metrics: it must not clash with an `npm start` worker on :9464.
     METRICS: 'false',
     SHUTDOWN_GRACE_TIME: '5s',
+    BENCH_THREADS_FILE: threadsFile,
     ...launch.env,
   };
   const fd = openSync(logFile, 'a');
@@ -106,5 +111,5 @@ export async function startBenchWorker(launch: WorkerLaunch): Promise<BenchWorke
   } finally {
     await connection.close();
   }
-  return { pid: child.pid, stop };
+  return { pid: child.pid, threadsFile, stop };
 }

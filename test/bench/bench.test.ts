@@ -33,6 +33,8 @@ describe('npm run bench (a few jobs)', function () {
       assert.ok(s.enqueueToComplete.p50 >= s.enqueueToStart.p50, `${s.scenario}: done after start`);
       assert.ok(s.cpuMsPerJob.worker !== null && s.cpuMsPerJob.server !== null, `${s.scenario}: worker and server CPU read from /proc`);
       assert.ok(s.workerPeakRssMb !== null && s.workerPeakRssMb > 0, `${s.scenario}: worker RSS`);
+      const threads = s.workerThreadCpuMsPerJob;
+      assert.ok(threads && threads.main > 0 && threads.workflow > 0, `${s.scenario}: the worker's CPU split into its main and workflow threads: ${JSON.stringify(threads)}`);
     }
     assert.equal(report.summaries.find((s) => s.scenario === 'baseline')?.server, 'stock');
     assert.equal(report.summaries.find((s) => s.scenario === 'ours')?.server, 'npm-start');
@@ -41,6 +43,7 @@ describe('npm run bench (a few jobs)', function () {
     assert.deepEqual(report.ratios.map((r) => r.name), ['ours/baseline', 'ours/ceiling', 'ours-failures/baseline', 'ours-failures/ceiling', 'ours-activity/activity']);
     assert.deepEqual(written.rssRatios.map((r) => r.name), ['ours/ceiling', 'ours-failures/ceiling', 'ours-activity/activity']);
     assert.ok(report.rssRatios.every((r) => r.median > 0), 'worker RSS ratios');
+    assert.deepEqual(written.threadCpuRatios.map((r) => r.name).filter((n) => n.endsWith('ours-activity/activity')), ['main ours-activity/activity', 'workflow ours-activity/activity', 'native ours-activity/activity']);
     assert.match(formatReport(report), /ours\/baseline\s+\d/);
     assert.match(formatReport(report), /ours-activity\/activity\s+\d/);
     assert.match(formatReport(report), /RSS ours\/ceiling\s+\d/);
