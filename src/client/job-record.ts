@@ -5,6 +5,7 @@ import type { Catalog } from '../catalog/catalog';
 import { jobMaxAttempts } from '../catalog/define-job';
 import { jobTypeSearchAttribute } from '../catalog/job-type-attribute';
 import { fairnessOfPriority } from '../catalog/fairness';
+import { jobProtocolOf } from '../shared/job-protocol';
 import { stallReason, type FailureLike } from '../shared/stall';
 import type { CancelRequestedInput, JobState } from '../workflow-kit/job-state';
 import type { JobError, JobRecord, JobStatus } from './job-record-shape';
@@ -66,9 +67,11 @@ export function toJobRecord({ description, tail, payload, createdAt, state, now,
   const limitWait = running && !pending ? state?.limitWait : undefined;
   const status = (waiting || (!pending && isLocalRetryWaiting(tail))) && running ? 'retrying' : statusOf(description, pending, now);
   const type = jobTypeOf(description, catalog);
-  // Sensitive fields as the job's start recorded them (readers without the catalog), else as the catalog says.
+  // Sensitive fields as the job's start recorded them (readers without the catalog). A start since
+  // protocol 2 records them whenever its type has any, so none recorded is none, and the catalog
+  // (which jobctl loads only when asked: its zod and job modules) is left alone; earlier starts: as the catalog says.
   const recorded = description.memo?.[sensitiveMemoKey];
-  const sensitive = Array.isArray(recorded) ? (recorded as string[]) : catalog?.byWorkflowType(description.type)?.sensitive;
+  const sensitive = Array.isArray(recorded) ? (recorded as string[]) : jobProtocolOf(description.memo) >= 2 ? undefined : catalog?.byWorkflowType(description.type)?.sensitive;
   const record: JobRecord = {
     id: description.workflowId,
     type,

@@ -85,6 +85,24 @@ describe('job record read back from Temporal', function () {
     await handle.terminate('test over');
   });
 
+  it('reads a job that ended, started by this release, without its catalog: jobctl status loads none', async () => {
+    const taskQueue = uniqueId('tq');
+    const jobs = new JobClient(env.client, { catalog, taskQueue });
+    const worker = await createTestWorker(env, bundle, { taskQueue, activities: createActivities(testActivityDeps(testDb.db, { reportsDir: os.tmpdir() })) });
+    const id = await worker.runUntil(async () => {
+      const started = await jobs.enqueue('noop', {});
+      await started.handle.result();
+      return started.id;
+    });
+    // A catalog that says when it is asked: jobctl loads the project's catalog on first use (its zod and job modules, ~100 ms).
+    const asked: string[] = [];
+    const watched = new Proxy(catalog, { get: (target, key, receiver) => (asked.push(String(key)), Reflect.get(target, key, receiver)) });
+    const record = await new JobClient(env.client, { catalog: watched, taskQueue }).get(id);
+    assert.deepEqual(asked, [], 'the catalog is not consulted');
+    assert.deepEqual(record, await jobs.get(id));
+    assert.deepEqual([record.status, record.attempts, record.maxAttempts, record.step], ['completed', 1, 4, 'run']);
+  });
+
   it('throws JobNotFoundError for an unknown ID', async () => {
     const jobs = new JobClient(env.client, { catalog, taskQueue: 'unused' });
     await assert.rejects(jobs.get(uniqueId('missing')), JobNotFoundError);
