@@ -46,7 +46,7 @@ const heavyModules = [
 const folderLayers = [
   ['shared'],
   ['catalog', 'db', 'provision'],
-  ['activity-kit'],
+  ['activity-kit', 'outbox'],
   ['workflow-kit'],
   ['client'],
   ['console'],

@@ -3,6 +3,8 @@ import type { temporal } from '@temporalio/proto';
 
 /** When one job started running and when it closed (ms since the epoch, server clock), and how. */
 export interface JobTimes {
+  /** The workflow's start event: the server accepted the start. */
+  createdAt: number;
   /** The first workflow task's start: a worker picked the job up. */
   startedAt: number;
   /** The workflow's close event. */
@@ -39,6 +41,7 @@ export async function collectTimes(client: Client, ids: string[], parallel = 16)
       const started = events.find((e) => e.workflowTaskStartedEventAttributes);
       const last = events[events.length - 1];
       times.set(id, {
+        createdAt: ms(events[0]?.eventTime),
         startedAt: ms(started?.eventTime),
         closedAt: ms(last?.eventTime),
         completed: last?.workflowExecutionCompletedEventAttributes != null,

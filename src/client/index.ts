@@ -5,6 +5,7 @@
 // (test/package/entry-points.test.ts).
 export { prepareJob, type PreparedJob } from '../catalog/prepare-job';
 export { JobClient, type EnqueueOptions, type EnqueueResult, type JobClientOptions, type JobClientConnectOptions } from './job-client';
+export type { OutboxEnqueueResult } from '../outbox/enqueue-in-transaction';
 export { InvalidItemsError, type EnqueueManyItem, type EnqueueManyOptions, type EnqueueManyOutcome, type EnqueueManyResult } from './enqueue-many';
 export type { JobClientTracingOptions } from './tracing';
 export { JobSchedules, type CreateScheduleOptions, type ScheduleSummary } from './schedules';

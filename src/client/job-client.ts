@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { Client, Connection, isGrpcServiceError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type WorkflowExecutionDescription, type WorkflowHandle } from '@temporalio/client';
 import type { z } from 'zod';
 import type { Catalog, PayloadSchemas } from '../catalog/catalog';
@@ -27,6 +28,7 @@ import { prepareMany, startMany, type EnqueueManyItem, type EnqueueManyOptions, 
 import { clientTracingInterceptors } from './tracing';
 import { stateQueryTimeoutMs } from './state-query-timeout';
 import type { EnqueueOptions, EnqueueResult, JobClientConnectOptions, JobClientOptions } from './client-options';
+import type { OutboxEnqueueResult } from '../outbox/enqueue-in-transaction';
 
 /** gRPC status NOT_FOUND: the workflow vanished between two calls (e.g. retention expired). */
 const GRPC_NOT_FOUND = 5;
@@ -105,6 +107,22 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
     const { catalog } = this.config;
     if (!catalog) throw new NoCatalogError('enqueueMany');
     return startMany((job) => this.start(job), type, prepareMany(catalog, type, items, options), options);
+  }
+
+  /**
+   * Validates the job as {@link enqueue} does (the same errors, the same job ID) and writes it to
+   * the outbox of the jobs database in `trx`, your own Kysely transaction (PostgreSQL or SQLite):
+   * the job is part of your commit. Nothing reaches Temporal until the transaction commits, and a
+   * rollback leaves no job; the worker's relay then starts it, exactly once (docs/guide/outbox.md).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- your database's tables
+  async enqueueInTransaction<T extends keyof S & string>(trx: Kysely<any>, type: T, payload: z.input<S[T]>, options: EnqueueOptions = {}): Promise<OutboxEnqueueResult> {
+    const { catalog } = this.config;
+    if (!catalog) throw new NoCatalogError('enqueueInTransaction');
+    // Loaded on first use: a client that never writes to the outbox does not load Kysely.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const outbox = require('../outbox/enqueue-in-transaction') as typeof import('../outbox/enqueue-in-transaction');
+    return outbox.enqueueInTransaction(trx, catalog, type, payload, options);
   }
 
   /**

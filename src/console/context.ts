@@ -1,6 +1,6 @@
 // What every console route is given: the job client it reads and acts through (what jobctl
 // uses; the console keeps no state of its own but its bulk tasks), its settings, the jobs database
-// for the redrive preview's ledger, and the signed-in user of the request.
+// for the redrive preview's ledger and the job outbox, and the signed-in user of the request.
 import type { Kysely } from 'kysely';
 import type { JobClient } from '../client/job-client';
 import type { ConsoleConfig } from './console-config';
@@ -12,8 +12,8 @@ export interface ConsoleDeps {
   /** The job client, with the deployment's catalog (payload schemas for patches). */
   jobs: JobClient;
   config: ConsoleConfig;
-  /** The jobs database, for the ledger steps a redrive preview shows. @defaultValue none: the preview says the ledger is not available */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any catalog's database; only the ledger table is read
+  /** The jobs database, for the ledger steps a redrive preview shows and the overview's job outbox. @defaultValue none: the preview says the ledger is not available, the overview leaves the outbox out */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any catalog's database; only the ledger and outbox tables are read
   db?: Kysely<any>;
   /** Bulk redrives and discards running on the server. */
   tasks: BulkTasks;

@@ -6,6 +6,7 @@ import type { ConsoleDeps, ConsoleEnv } from './context';
 import { frameOf } from './frame';
 import { live, page, time } from './layout';
 import { readOverview, type Overview } from './overview-data';
+import type { OutboxBacklog } from '../outbox/outbox-backlog';
 
 const cacheMs = 3000;
 
@@ -24,6 +25,7 @@ function overviewBody(o: Overview) {
 <table><thead><tr><th scope="col">Task queue</th><th scope="col">Side</th><th scope="col">Backlog</th><th scope="col">Oldest waiting</th><th scope="col">Workers polling</th></tr></thead>
 <tbody>${o.queues.flatMap((q) => q.sides.map((s) => html`<tr${s.pollers === 0 ? html` class="warn"` : ''}><th scope="row">${q.taskQueue}</th><td>${s.queueType}</td><td>${s.count}</td><td>${s.count > 0 ? `${s.ageSeconds.toFixed(1)} s` : '–'}</td><td>${s.pollers === 0 ? 'none' : s.pollers}</td></tr>`))}</tbody></table>
 </section>
+${o.outbox ? outboxSection(o.outbox) : ''}
 <section aria-labelledby="hour-h"><h2 id="hour-h">The last hour</h2>
 <table class="compact"><caption>Runs closed per 5 minutes</caption><thead><tr><th scope="col">From (UTC)</th>${o.throughput.at.map((t) => html`<th scope="col">${new Date(t * 1000).toISOString().slice(11, 16)}</th>`)}</tr></thead>
 <tbody><tr><th scope="row">Completed</th>${o.throughput.completed.map((n) => html`<td>${n}</td>`)}</tr>
@@ -33,13 +35,23 @@ function overviewBody(o: Overview) {
 <p class="meta">Read at ${time(o.at)}; refreshes every 5 s.</p>`;
 }
 
+/** The job outbox: what transactions committed and no relay has started yet. */
+function outboxSection(b: OutboxBacklog) {
+  const stuck = b.failing > 0 || b.oldestAgeSeconds > 60;
+  return html`<section aria-labelledby="outbox-h"><h2 id="outbox-h">Job outbox</h2>
+<table><caption>Jobs committed with <code>enqueueInTransaction</code> that no worker's relay has started yet</caption>
+<thead><tr><th scope="col">Waiting</th><th scope="col">Oldest waiting</th><th scope="col">Failing to start</th><th scope="col">ID conflicts</th></tr></thead>
+<tbody><tr${stuck ? html` class="warn"` : ''}><td>${b.waiting}</td><td>${b.waiting > 0 ? `${b.oldestAgeSeconds.toFixed(1)} s` : '–'}</td><td>${b.failing}</td><td>${b.conflicts}</td></tr></tbody></table>
+</section>`;
+}
+
 /** `GET /` and `GET /overview/throughput.json`. */
-export function overviewRoutes({ jobs }: ConsoleDeps): Hono<ConsoleEnv> {
+export function overviewRoutes({ jobs, db }: ConsoleDeps): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   let cached: { at: number; value: Promise<Overview> } | undefined;
   const overview = () => {
     if (!cached || Date.now() - cached.at > cacheMs) {
-      cached = { at: Date.now(), value: readOverview(jobs) };
+      cached = { at: Date.now(), value: readOverview(jobs, new Date(), db) };
       cached.value.catch(() => (cached = undefined));
     }
     return cached.value;

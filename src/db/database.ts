@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import { loadPart } from '../shared/optional-packages';
 
@@ -54,4 +54,14 @@ export function openDatabase<DB = any>(url: string): Kysely<DB> {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/**
+ * Whether a Kysely instance (or transaction) talks to PostgreSQL: by its adapter, also when it was
+ * made by another copy of Kysely than this package's (a project's own install).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any tables
+export function isPostgres(db: Kysely<any>): boolean {
+  const adapter = db.getExecutor().adapter;
+  return adapter instanceof PostgresAdapter || adapter.constructor.name === 'PostgresAdapter';
 }

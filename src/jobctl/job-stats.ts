@@ -6,6 +6,7 @@ import { quoteQueryValue } from '../client/job-list';
 import { readRatePerKey, taskQueueBacklog, type QueueBacklog } from '../client/task-queue-stats';
 import type { PausedType } from '../client/job-pauses';
 import { limitedTypes, type LimitedType } from '../client/concurrency-limits';
+import type { OutboxBacklog } from '../outbox/outbox-backlog';
 
 /** One job type's line of `jobctl stats`. */
 export interface JobTypeStats {
@@ -47,6 +48,12 @@ export interface JobStats {
    * hold. `checked` is unset when none was recorded.
    */
   flowControl?: { checked?: FlowControlSupport; problems: string[] };
+  /**
+   * The job outbox of the jobs database (DATABASE_URL, or npm start's SQLite file): jobs committed
+   * with `enqueueInTransaction` that no relay has started yet; `error` when the database could not
+   * be read. Unset without a jobs database, or one without the outbox's table.
+   */
+  outbox?: OutboxBacklog | { error: string };
 }
 
 /**

@@ -89,6 +89,14 @@ const fields = {
   metricsPort: { env: 'METRICS_PORT', schema: portOrOff.default(9464) },
   /** How often the worker samples the task queue's backlog and the DLQ sizes for the metrics. @defaultValue '15s' */
   metricsSampleInterval: { env: 'METRICS_SAMPLE_INTERVAL', schema: z.string().regex(/^\d+(ms|s|m)$/, 'must look like 500ms, 15s or 1m').default('15s') },
+  /**
+   * Run the job outbox's relay in the worker (`true`/`false`) when its catalog declares a database:
+   * it starts the jobs that `enqueueInTransaction` committed. Several workers relay at once on
+   * PostgreSQL, one at a time on SQLite. @defaultValue true
+   */
+  jobOutboxRelay: { env: 'JOB_OUTBOX_RELAY', schema: bool.default(true) },
+  /** How long a job outbox row is kept once its job has started, then pruned. @defaultValue '24h' */
+  jobOutboxRetention: { env: 'JOB_OUTBOX_RETENTION', schema: z.string().regex(/^\d+(ms|s|m|h|d)$/, 'must look like 30m, 24h or 7d').default('24h') },
   /** How long a stopping worker waits for in-flight activities before cancelling them. @defaultValue '30s' */
   shutdownGraceTime: { env: 'SHUTDOWN_GRACE_TIME', schema: z.string().regex(/^\d+(ms|s|m)$/, 'must look like 500ms, 30s or 2m').default('30s') },
   /** Cache for the Temporal binaries (CLI and test server), outside the repo. @defaultValue '$XDG_CACHE_HOME/durable-jobs' or '~/.cache/durable-jobs' */

@@ -9,6 +9,7 @@ import { describeError } from '../shared/errors';
 import { createWorker, type CreateWorkerOptions } from './create-worker';
 import { installRuntime, metricsBindAddress } from './logger';
 import { startQueueSampler, type StopSampler } from './queue-metrics';
+import { startOutboxRelay } from './outbox-relay';
 
 /** Options of {@link runWorker}: those of `createWorker`, plus its logs and a ready callback. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ActivityContext
@@ -32,8 +33,9 @@ export async function runWorker<S extends PayloadSchemas, DB>(options: RunWorker
   const config = resolveConfig(options.config);
   // The runtime (logs, metrics) is installed before the worker's connections are opened on it.
   const logger = options.logger ?? (await installRuntime(config)).logger;
-  const { workers, plans, untracedClient, close } = await createWorker({ ...options, config });
+  const { workers, plans, db, client, untracedClient, close } = await createWorker({ ...options, config });
   let stopSampler: StopSampler | undefined;
+  let stopRelay: (() => Promise<void>) | undefined;
   try {
     const running = workers.map((w) => w.run().catch((err: unknown) => {
       stopAll(workers);
@@ -58,6 +60,8 @@ export async function runWorker<S extends PayloadSchemas, DB>(options: RunWorker
     if (uses.fairness || uses.ratePerKey) void logFlowControl(untracedClient, config.taskQueue, uses, logger);
     const allQueues = allPlans.map((p) => p.taskQueue);
     if (metricsBindAddress(config)) stopSampler = startQueueSampler(untracedClient, config, options.catalog, allQueues, logger);
+    // Jobs committed to the outbox of the jobs database start from here (docs/guide/outbox.md).
+    if (db && config.jobOutboxRelay) stopRelay = await startOutboxRelay({ db, client, catalog: options.catalog, config, logger, metrics: metricsBindAddress(config) !== undefined });
     const onSignal = (signal: NodeJS.Signals) => {
       const status = workers.map((w) => w.getStatus());
       const inFlightActivities = status.reduce((n, s) => n + s.numInFlightActivities, 0);
@@ -72,6 +76,7 @@ export async function runWorker<S extends PayloadSchemas, DB>(options: RunWorker
     if (failed) throw failed.reason;
     logger.info('worker:stopped');
   } finally {
+    await stopRelay?.();
     await stopSampler?.();
     await close();
   }

@@ -42,4 +42,25 @@ describe('console: the overview (real dev server, Chromium)', function () {
       await context.close();
     }
   });
+
+  it('shows the job outbox of the jobs database: committed jobs no relay has started yet', async () => {
+    const env: ConsoleTestEnv = t;
+    // This environment's worker runs no relay: the row waits.
+    await env.testDb.db.transaction().execute((trx) => env.jobs.enqueueInTransaction(trx, 'noop', {}, { id: uniqueId('ov-outbox') }));
+    const { context, page } = await newPage(env.browser);
+    try {
+      const outbox = page.getByRole('table', { name: /committed with enqueueInTransaction/ });
+      // The overview is read at most every 3 s (a page shown just before may still be the last read).
+      let cells: string[] = [];
+      for (const deadline = Date.now() + 15_000; cells[0] !== '1' && Date.now() < deadline; await page.waitForTimeout(500)) {
+        await page.goto(env.console.url);
+        await outbox.waitFor();
+        cells = await outbox.getByRole('cell').allTextContents();
+      }
+      assert.equal(cells[0], '1', `one job waiting: ${JSON.stringify(cells)}`);
+      assert.match(cells[1]!, /^\d+\.\d s$/, 'the oldest one’s age');
+    } finally {
+      await context.close();
+    }
+  });
 });

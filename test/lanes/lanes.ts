@@ -40,6 +40,7 @@ export const lanes: Lane[] = [
       ...inFolder('cluster', ['config']),
       ...inFolder('console', ['hosts', 'job-filters']),
       ...inFolder('db', ['database-errors', 'database']),
+      ...inFolder('outbox', ['outbox']),
       ...inFolder('deploy', ['docker-compose', 'dockerfile', 'layering', 'workflow-lint']),
       ...inFolder('docs', ['links', 'reference']),
       ...inFolder('jobs', ['catalog', 'task-queues']),
@@ -71,6 +72,7 @@ export const lanes: Lane[] = [
         'fairness',
         'flow-control-check',
         'metrics',
+        'outbox',
         'own-queues',
         'pause',
         'rolling-deploy',
@@ -123,9 +125,9 @@ export const lanes: Lane[] = [
   },
   {
     name: 'soak',
-    summary: 'small versions of the soaks (npm run soak, soak:dlq and soak:dlq:cluster for the full size): load through the cluster, DLQ storms on the dev server and the cluster',
+    summary: 'small versions of the soaks (npm run soak, soak:dlq, soak:dlq:cluster and soak:outbox for the full size): load through the cluster, DLQ storms on the dev server and the cluster, the job outbox under load',
     needs: ['cli', 'test-server', 'server', 'ui'],
-    files: [...inFolder('cluster', ['soak', 'dlq-storm']), ...inFolder('integration', ['dlq-storm'])],
+    files: [...inFolder('cluster', ['soak', 'dlq-storm']), ...inFolder('integration', ['dlq-storm', 'outbox-relays'])],
   },
 ];
 

@@ -1,0 +1,58 @@
+// An enqueue that is part of the caller's own database transaction: the job is a row of the
+// outbox, written with the caller's other rows, and the worker's relay starts it on Temporal once
+// the transaction has committed (src/outbox/relay.ts). A rollback leaves no job.
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../db/database';
+import type { Catalog, PayloadSchemas } from '../catalog/catalog';
+import { prepareJob } from '../catalog/prepare-job';
+import { IdConflictError } from '../shared/errors';
+import { payloadHash } from '../shared/payload-hash';
+import { outboxRowOf, type OutboxDatabase } from './outbox-row';
+
+/** The channel a PostgreSQL commit notifies the relays on, so that they start its jobs at once. */
+export const outboxChannel = 'durable_jobs_outbox';
+
+/** What {@link enqueueInTransaction} wrote. */
+export interface OutboxEnqueueResult {
+  /** The job ID, decided as `enqueue` decides it. */
+  id: string;
+  /** True when this transaction's database already holds this job, waiting to start (same ID, type and payload): nothing was written. */
+  existed: boolean;
+}
+
+/**
+ * Validates the job as `enqueue` does and writes it to the outbox in `trx`, the caller's Kysely
+ * transaction on the jobs database (PostgreSQL or SQLite). Nothing reaches Temporal until the
+ * transaction commits; a rollback leaves no job. A job with this ID already waiting in the outbox
+ * is the same job when its type and payload are the same (`existed`), else {@link IdConflictError}.
+ * An ID that is taken on Temporal is found by the relay, as `enqueue` finds it.
+ */
+export async function enqueueInTransaction<S extends PayloadSchemas>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the caller's own tables
+  trx: Kysely<any>,
+  catalog: Catalog<S>,
+  type: string,
+  payload: unknown,
+  options: Parameters<typeof prepareJob>[3] = {},
+): Promise<OutboxEnqueueResult> {
+  const job = prepareJob(catalog, type, payload, options);
+  const db = trx as unknown as Kysely<OutboxDatabase>;
+  // A debounced or deduplicated enqueue is one of several by design; its window sorts them out.
+  if (!job.debounce && !job.dedupe) {
+    const waiting = await db
+      .selectFrom('job_outbox')
+      .select(['job_type', 'payload_hash'])
+      .where('job_id', '=', job.id)
+      .where('relayed_at', 'is', null)
+      .executeTakeFirst();
+    if (waiting) {
+      if (waiting.job_type !== job.definition.type) throw new IdConflictError(job.id, waiting.job_type);
+      if (waiting.payload_hash !== payloadHash(job.payload)) throw new IdConflictError(job.id);
+      return { id: job.id, existed: true };
+    }
+  }
+  await db.insertInto('job_outbox').values(outboxRowOf(job, new Date())).execute();
+  // Delivered when the transaction commits, and not at all if it rolls back.
+  if (isPostgres(trx)) await sql`select pg_notify(${outboxChannel}, '')`.execute(trx);
+  return { id: job.id, existed: false };
+}
