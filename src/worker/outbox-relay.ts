@@ -1,5 +1,6 @@
 // The worker's part of the job outbox: where its catalog declares a database, it runs the relay
-// (src/outbox/relay.ts) over it, listens for PostgreSQL commits, and samples the backlog into gauges.
+// (src/outbox/relay.ts) over it and listens for PostgreSQL commits; and every such worker with
+// metrics samples the outbox's backlog into gauges.
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
@@ -24,7 +25,6 @@ export async function startOutboxRelay(input: {
   catalog: Catalog;
   config: Pick<Config, 'taskQueue' | 'databaseUrl' | 'jobOutboxRetention' | 'metricsSampleInterval'>;
   logger: pino.Logger;
-  metrics: boolean;
 }): Promise<() => Promise<void>> {
   const { db, client, catalog, config, logger } = input;
   const jobs = new JobClient(client, { taskQueue: config.taskQueue, catalog });
@@ -39,16 +39,12 @@ export async function startOutboxRelay(input: {
   });
   await relay.start();
   logger.info({ database: databaseKind(config.databaseUrl), types: catalog.types.length }, 'outbox:relaying');
-  const stopSampling = input.metrics ? sampleBacklog(db, config, logger) : () => {};
-  return async () => {
-    stopSampling();
-    await relay.stop();
-  };
+  return () => relay.stop();
 }
 
-/** Samples the outbox's backlog into its gauges every `metricsSampleInterval`; returns how to stop. */
+/** Samples the outbox's backlog into its gauges every `metricsSampleInterval`, relay or not; returns how to stop. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see startOutboxRelay
-function sampleBacklog(db: Kysely<any>, config: Pick<Config, 'metricsSampleInterval'>, logger: pino.Logger): () => void {
+export function sampleOutboxBacklog(db: Kysely<any>, config: Pick<Config, 'metricsSampleInterval'>, logger: pino.Logger): () => void {
   const meter = Runtime.instance().metricMeter;
   const backlog = meter.createGauge(jobMetrics.outboxBacklog.name, 'float', jobMetrics.outboxBacklog.unit, jobMetrics.outboxBacklog.description);
   const age = meter.createGauge(jobMetrics.outboxBacklogAge.name, 'float', jobMetrics.outboxBacklogAge.unit, jobMetrics.outboxBacklogAge.description);

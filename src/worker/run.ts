@@ -9,7 +9,7 @@ import { describeError } from '../shared/errors';
 import { createWorker, type CreateWorkerOptions } from './create-worker';
 import { installRuntime, metricsBindAddress } from './logger';
 import { startQueueSampler, type StopSampler } from './queue-metrics';
-import { startOutboxRelay } from './outbox-relay';
+import { sampleOutboxBacklog, startOutboxRelay } from './outbox-relay';
 
 /** Options of {@link runWorker}: those of `createWorker`, plus its logs and a ready callback. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ActivityContext
@@ -36,6 +36,7 @@ export async function runWorker<S extends PayloadSchemas, DB>(options: RunWorker
   const { workers, plans, db, client, untracedClient, close } = await createWorker({ ...options, config });
   let stopSampler: StopSampler | undefined;
   let stopRelay: (() => Promise<void>) | undefined;
+  let stopOutboxSampler: (() => void) | undefined;
   try {
     const running = workers.map((w) => w.run().catch((err: unknown) => {
       stopAll(workers);
@@ -61,7 +62,8 @@ export async function runWorker<S extends PayloadSchemas, DB>(options: RunWorker
     const allQueues = allPlans.map((p) => p.taskQueue);
     if (metricsBindAddress(config)) stopSampler = startQueueSampler(untracedClient, config, options.catalog, allQueues, logger);
     // Jobs committed to the outbox of the jobs database start from here (docs/guide/outbox.md).
-    if (db && config.jobOutboxRelay) stopRelay = await startOutboxRelay({ db, client, catalog: options.catalog, config, logger, metrics: metricsBindAddress(config) !== undefined });
+    if (db && config.jobOutboxRelay) stopRelay = await startOutboxRelay({ db, client, catalog: options.catalog, config, logger });
+    if (db && metricsBindAddress(config)) stopOutboxSampler = sampleOutboxBacklog(db, config, logger);
     const onSignal = (signal: NodeJS.Signals) => {
       const status = workers.map((w) => w.getStatus());
       const inFlightActivities = status.reduce((n, s) => n + s.numInFlightActivities, 0);
@@ -77,6 +79,7 @@ export async function runWorker<S extends PayloadSchemas, DB>(options: RunWorker
     logger.info('worker:stopped');
   } finally {
     await stopRelay?.();
+    stopOutboxSampler?.();
     await stopSampler?.();
     await close();
   }
