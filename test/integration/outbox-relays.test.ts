@@ -72,6 +72,7 @@ describe(`the job outbox under load: ${rows} jobs committed in bursts, two relay
     await until(`all ${rows} rows relayed`, async () => (await relayedCount()) === rows, rows * 150);
     const outcomes = await db.selectFrom('job_outbox').select(['outcome', (eb) => eb.fn.countAll().as('n')]).groupBy('outcome').execute();
     const byOutcome = Object.fromEntries(outcomes.map((o) => [o.outcome, Number(o.n)]));
+    console.log(`      ${rows} rows settled: ${JSON.stringify(byOutcome)}`);
     // A row the killed relay had started but not marked is started again by the other: Temporal finds the same job (existed).
     assert.equal((byOutcome.started ?? 0) + (byOutcome.existed ?? 0), rows, JSON.stringify(byOutcome));
     assert.equal(byOutcome.conflict, undefined);
