@@ -12,6 +12,9 @@ import { outboxRowOf, type OutboxDatabase } from './outbox-row';
 /** The channel a PostgreSQL commit notifies the relays on, so that they start its jobs at once. */
 export const outboxChannel = 'durable_jobs_outbox';
 
+/** The transactions that have notified the relays already (PostgreSQL folds repeated notifications anyway; this saves the round trips). */
+const notified = new WeakSet<object>();
+
 /** What {@link enqueueInTransaction} wrote. */
 export interface OutboxEnqueueResult {
   /** The job ID, decided as `enqueue` decides it. */
@@ -37,6 +40,9 @@ export async function enqueueInTransaction<S extends PayloadSchemas>(
 ): Promise<OutboxEnqueueResult> {
   const job = prepareJob(catalog, type, payload, options);
   const db = trx as unknown as Kysely<OutboxDatabase>;
+  // Written first: on SQLite a transaction that reads before it writes fails (SQLITE_BUSY_SNAPSHOT,
+  // not retried) when the relay has written meanwhile; one that writes first waits for the lock.
+  const { seq } = await db.insertInto('job_outbox').values(outboxRowOf(job, new Date())).returning('seq').executeTakeFirstOrThrow();
   // A debounced or deduplicated enqueue is one of several by design; its window sorts them out.
   if (!job.debounce && !job.dedupe) {
     const waiting = await db
@@ -44,15 +50,20 @@ export async function enqueueInTransaction<S extends PayloadSchemas>(
       .select(['job_type', 'payload_hash'])
       .where('job_id', '=', job.id)
       .where('relayed_at', 'is', null)
+      .where('seq', '<', seq)
+      .orderBy('seq')
       .executeTakeFirst();
     if (waiting) {
+      await db.deleteFrom('job_outbox').where('seq', '=', seq).execute();
       if (waiting.job_type !== job.definition.type) throw new IdConflictError(job.id, waiting.job_type);
       if (waiting.payload_hash !== payloadHash(job.payload)) throw new IdConflictError(job.id);
       return { id: job.id, existed: true };
     }
   }
-  await db.insertInto('job_outbox').values(outboxRowOf(job, new Date())).execute();
-  // Delivered when the transaction commits, and not at all if it rolls back.
-  if (isPostgres(trx)) await sql`select pg_notify(${outboxChannel}, '')`.execute(trx);
+  // Delivered when the transaction commits, and not at all if it rolls back; once per transaction.
+  if (isPostgres(trx) && !notified.has(trx)) {
+    await sql`select pg_notify(${outboxChannel}, '')`.execute(trx);
+    notified.add(trx);
+  }
   return { id: job.id, existed: false };
 }

@@ -62,6 +62,20 @@ describe('the job outbox on a real server: a committed job starts once, a rolled
     await assert.rejects(jobs.get(rolledBack), JobNotFoundError);
   });
 
+  it('commits that enqueue go through while the worker’s relay writes to the same SQLite file', async () => {
+    // Bursts of 100 rows per transaction, four at once, as a busy service commits them, while the
+    // relay (another process) marks rows between them. (An enqueue that read before its first write
+    // could fail with SQLITE_BUSY_SNAPSHOT, which no busy timeout retries: bench:outbox met it once.)
+    const ids = Array.from({ length: 1200 }, () => uniqueId('busy'));
+    for (let b = 0; b < ids.length; b += 400) {
+      await Promise.all([0, 100, 200, 300].map((o) => db.transaction().execute(async (trx) => {
+        for (const id of ids.slice(b + o, b + o + 100)) await jobs.enqueueInTransaction(trx, 'noop', {}, { id });
+      })));
+    }
+    const started = () => db.selectFrom('job_outbox').select((eb) => eb.fn.countAll().as('n')).where('job_id', 'in', ids).where('outcome', '=', 'started').executeTakeFirstOrThrow();
+    await until('the relay starts all of them', async () => Number((await started()).n) === ids.length, 120_000);
+  });
+
   it('a job committed while no relay runs waits in the outbox (jobctl stats, the metric) and starts once a worker is back', async () => {
     for (const w of workers.splice(0)) {
       w.child.kill('SIGKILL');
