@@ -26,9 +26,9 @@ export interface OutboxRelayOptions {
   logger: RelayLogger;
   /** Who relays, for the SQLite lease: the worker's identity. */
   holder: string;
-  /** Rows taken at a time. @defaultValue 100 */
+  /** Rows taken at a time. @defaultValue 200 */
   batchSize?: number;
-  /** Starts in flight at a time within a batch. @defaultValue 20 */
+  /** Starts in flight at a time within a batch. @defaultValue 100 */
   concurrency?: number;
   /** How often an idle relay looks for rows (a PostgreSQL commit wakes it at once). @defaultValue 250 ms */
   pollMs?: number;
@@ -53,7 +53,7 @@ export class OutboxRelay {
   private readonly batchSize: number;
 
   constructor(private readonly options: OutboxRelayOptions) {
-    this.batchSize = options.batchSize ?? 100;
+    this.batchSize = options.batchSize ?? 200;
   }
 
   /** Starts the loop (and the PostgreSQL listener). */
@@ -152,7 +152,7 @@ export class OutboxRelay {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(rows.length, this.options.concurrency ?? 20) }, lane));
+    await Promise.all(Array.from({ length: Math.min(rows.length, this.options.concurrency ?? 100) }, lane));
     const at = new Date().toISOString();
     for (const [outcome, seqs] of settled) {
       await db.updateTable('job_outbox').set({ relayed_at: at, outcome }).where('seq', 'in', seqs).execute();
