@@ -114,6 +114,7 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
    * the outbox of the jobs database in `trx`, your own Kysely transaction (PostgreSQL or SQLite):
    * the job is part of your commit. Nothing reaches Temporal until the transaction commits, and a
    * rollback leaves no job; the worker's relay then starts it, exactly once (docs/guide/outbox.md).
+   * A `trx` that is not a transaction, and `debounce` or `dedupe`, are refused (`jobs:invalid-option`).
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- your database's tables
   async enqueueInTransaction<T extends keyof S & string>(trx: Kysely<any>, type: T, payload: z.input<S[T]>, options: EnqueueOptions = {}): Promise<OutboxEnqueueResult> {

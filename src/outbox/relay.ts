@@ -34,7 +34,7 @@ export interface OutboxRelayOptions {
   pollMs?: number;
   /** How long a SQLite relay's lease lasts unless renewed. @defaultValue 30 s */
   leaseMs?: number;
-  /** How long a relayed row is kept (what `jobctl outbox` and an audit read), then pruned. @defaultValue 24 h */
+  /** How long a relayed row is kept (for an audit, and `jobctl stats`' conflicts), then pruned. @defaultValue 24 h */
   retentionMs?: number;
   /** Wakes the relay when a commit notifies (PostgreSQL LISTEN); returns how to stop listening. @defaultValue none: polling only */
   listen?: (wake: () => void) => Promise<() => Promise<void>>;
@@ -165,7 +165,7 @@ export class OutboxRelay {
       const delayMs = Math.min(minute, 1000 * 2 ** Math.min(row.relay_attempts, 6));
       await db
         .updateTable('job_outbox')
-        .set({ relay_attempts: row.relay_attempts + 1, last_error: error, next_attempt_at: new Date(now.getTime() + delayMs).toISOString() })
+        .set({ relay_attempts: row.relay_attempts + 1, last_error: error, next_attempt_at: new Date(Date.now() + delayMs).toISOString() })
         .where('seq', '=', row.seq)
         .execute();
     }

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { catalog } from '../../src/jobs/catalog';
 import { enqueueInTransaction } from '../../src/outbox/enqueue-in-transaction';
 import { OutboxRelay, type OutboxRelayOptions } from '../../src/outbox/relay';
 import { pruneOutbox, readOutboxBacklog } from '../../src/outbox/outbox-backlog';
 import type { OutboxDatabase } from '../../src/outbox/outbox-row';
 import type { PreparedJob } from '../../src/catalog/prepare-job';
-import { IdConflictError, InvalidPayloadError } from '../../src/shared/errors';
+import { IdConflictError, InvalidOptionError, InvalidPayloadError } from '../../src/shared/errors';
 import { describeEachDatabase } from '../helpers/db';
 import { uniqueId } from '../helpers/env';
 
@@ -54,6 +54,23 @@ describeEachDatabase('job outbox: enqueue in a transaction, relay', (get) => {
     assert.equal((await readOutboxBacklog(db)).waiting, 0);
   });
 
+  it('refuses a db that is not a transaction, and debounce or dedupe, naming them; a database without the outbox is named too', async () => {
+    const { db } = get();
+    await assert.rejects(enqueueInTransaction(db, catalog, 'noop', {}), (err: unknown) => err instanceof InvalidOptionError && /trx: must be a transaction/.test(err.message));
+    await db.transaction().execute(async (trx) => {
+      await assert.rejects(enqueueInTransaction(trx, catalog, 'noop', {}, { debounce: { key: 'k', delay: '3s' } }), /debounce: is not available in a transaction/);
+      await assert.rejects(enqueueInTransaction(trx, catalog, 'noop', {}, { dedupe: { key: 'k', ttl: '1h' } }), /dedupe: is not available in a transaction/);
+    });
+    assert.equal((await readOutboxBacklog(db)).waiting, 0);
+    await assert.rejects(
+      db.transaction().execute(async (trx) => {
+        await sql`drop table job_outbox`.execute(trx);
+        await enqueueInTransaction(trx, catalog, 'noop', {});
+      }),
+      /jobs:database-config: the jobs database has no job_outbox table/,
+    );
+  });
+
   it('the same job twice is one row (existed); the same ID with another payload or type is IdConflictError', async () => {
     const { db } = get();
     const id = uniqueId('dup');
@@ -85,6 +102,21 @@ describeEachDatabase('job outbox: enqueue in a transaction, relay', (get) => {
     assert.equal(await relay.relayOnce(new Date(Date.parse(rows[4]!.next_attempt_at!) + 1)), 1);
     const backlog = await readOutboxBacklog(db);
     assert.deepEqual({ waiting: backlog.waiting, failing: backlog.failing, conflicts: backlog.conflicts }, { waiting: 1, failing: 1, conflicts: 1 });
+  });
+
+  it('two relays of different catalogs each start their own types at once, on SQLite too (a lease per type)', async () => {
+    const { db } = get();
+    await db.transaction().execute(async (trx) => {
+      await enqueueInTransaction(trx, catalog, 'noop', {}, { id: 'ours' });
+      await enqueueInTransaction(trx, catalog, 'process-payment', payment('theirs'));
+    });
+    const started: string[] = [];
+    const only = (type: string) => new OutboxRelay({ db, catalog: { types: [type], definition: catalog.definition }, start: async (job) => (started.push(job.id), { existed: false }), logger: quiet, holder: `relay-of-${type}` });
+    const [a, b] = [only('noop'), only('process-payment')];
+    assert.equal(await a.relayOnce(), 1);
+    // a holds noop's lease, not the payments': b relays its type now, not once a's lease lapses.
+    assert.equal(await b.relayOnce(), 1);
+    assert.deepEqual(started, ['ours', 'payment:theirs']);
   });
 
   it('leaves the rows of types its catalog lacks to a relay that knows them', async () => {
