@@ -42,6 +42,9 @@ export interface OutboxRelayOptions {
 
 const minute = 60_000;
 
+/** 1 s doubling with each failure, at most `capMs`: how long the relay waits after `failures` in a row. */
+const backoffMs = (failures: number, capMs: number) => Math.min(capMs, 1000 * 2 ** Math.min(failures, 16));
+
 /** The relay's loop: take a batch, start its jobs, mark the rows; again at once while batches come full, else after `pollMs` or a notification. */
 export class OutboxRelay {
   private stopped = false;
@@ -98,7 +101,7 @@ export class OutboxRelay {
       }
       if (Date.now() - this.lastPrune > minute) await this.prune();
       if (this.stopped) break;
-      if (took < this.batchSize) await this.idle(failures > 0 ? Math.min(30_000, 1000 * 2 ** Math.min(failures, 5)) : (this.options.pollMs ?? 250));
+      if (took < this.batchSize) await this.idle(failures > 0 ? backoffMs(failures, 30_000) : (this.options.pollMs ?? 250));
     }
   }
 
@@ -162,10 +165,9 @@ export class OutboxRelay {
       this.options.logger.warn({ seq, error }, 'outbox:conflict — the job ID is taken by another job; the row is not started');
     }
     for (const { row, error } of failed) {
-      const delayMs = Math.min(minute, 1000 * 2 ** Math.min(row.relay_attempts, 6));
       await db
         .updateTable('job_outbox')
-        .set({ relay_attempts: row.relay_attempts + 1, last_error: error, next_attempt_at: new Date(Date.now() + delayMs).toISOString() })
+        .set({ relay_attempts: row.relay_attempts + 1, last_error: error, next_attempt_at: new Date(Date.now() + backoffMs(row.relay_attempts, minute)).toISOString() })
         .where('seq', '=', row.seq)
         .execute();
     }

@@ -14,6 +14,7 @@ import { OutboxRelay } from '../outbox/relay';
 import { listenForOutbox } from '../outbox/outbox-listener';
 import { readOutboxBacklog } from '../outbox/outbox-backlog';
 import { jobMetrics } from '../shared/job-metrics';
+import { describeError } from '../shared/errors';
 import { msToNumber } from '../shared/sdk-internals';
 import type { Config } from '../shared/config';
 
@@ -23,7 +24,7 @@ export async function startOutboxRelay(input: {
   db: Kysely<any>;
   client: Client;
   catalog: Catalog;
-  config: Pick<Config, 'taskQueue' | 'databaseUrl' | 'jobOutboxRetention' | 'metricsSampleInterval'>;
+  config: Pick<Config, 'taskQueue' | 'databaseUrl' | 'jobOutboxRetention'>;
   logger: pino.Logger;
 }): Promise<() => Promise<void>> {
   const { db, client, catalog, config, logger } = input;
@@ -57,7 +58,7 @@ export function sampleOutboxBacklog(db: Kysely<any>, config: Pick<Config, 'metri
         failing = false;
       },
       (err: unknown) => {
-        if (!failing) logger.warn({ error: String(err) }, 'metrics:outbox-sampling-failed');
+        if (!failing) logger.warn({ error: describeError(err) }, 'metrics:outbox-sampling-failed');
         failing = true;
       },
     );
