@@ -16,6 +16,8 @@ import { readJobHeader } from '../shared/job-header';
 import { isLibraryActivity } from '../shared/library-activities';
 import { legacyExecution, recordJobAttempt, type JobAttempt } from './job-attempt';
 import { attemptFailure, logAttempt, scheduledByWrapper } from './retry-schedule';
+import { countsAgainst, type DependencyBreakers } from './breakers';
+import { presetOf } from '../catalog/define-job';
 
 /** How long an attempt waits, at most, to learn how its predecessor ended before it gets on with its work. */
 const diagnosisTimeoutMs = 2000;
@@ -28,7 +30,7 @@ const diagnosisTimeoutMs = 2000;
 export function jobActivityInterceptors(catalog: Pick<Catalog, 'byWorkflowType'>, options: JobActivityInterceptorsOptions = {}): ActivityInterceptorsFactory {
   return (ctx) => {
     const definition = catalog.byWorkflowType(ctx.info.workflowType ?? '');
-    return definition ? attemptInterceptors(ctx, definition, options.taskQueue) : {};
+    return definition ? attemptInterceptors(ctx, definition, options.taskQueue, options.breakers) : {};
   };
 }
 
@@ -39,9 +41,11 @@ export interface JobActivityInterceptorsOptions {
    * while its type is paused is then not retried until the resume. @defaultValue unset (not checked)
    */
   taskQueue?: string;
+  /** The worker's side of its dependencies' breakers: reports of the attempts of presets that name one. @defaultValue none */
+  breakers?: DependencyBreakers;
 }
 
-function attemptInterceptors(ctx: Context, definition: JobDefinition, taskQueue: string | undefined): ActivityInterceptors {
+function attemptInterceptors(ctx: Context, definition: JobDefinition, taskQueue: string | undefined, breakers: DependencyBreakers | undefined): ActivityInterceptors {
   const jobType = definition.type;
   let previousAttempt: StallReason | undefined;
   const inbound: ActivityInboundCallsInterceptor = {
@@ -59,10 +63,13 @@ function attemptInterceptors(ctx: Context, definition: JobDefinition, taskQueue:
       }
       // After the diagnosis: the attempt's line names how its predecessor ended (previousAttempt).
       if (job.preset !== undefined) logAttempt(ctx, definition, job.preset);
+      const dependency = breakers && job.preset !== undefined ? presetOf(definition, job.preset).dependency?.name : undefined;
+      if (dependency) await breakers!.starting(dependency, job.jobId);
       const stopKeepAlive = keepAlive(ctx);
       try {
         const result = await next(input);
         recordAttempts(ctx, jobType, 'completed');
+        if (dependency) await breakers!.succeeded(dependency, job.jobId);
         return result;
       } catch (err) {
         // A sensitive value the message quotes (a source echoing the token it refused) is masked
@@ -76,6 +83,8 @@ function attemptInterceptors(ctx: Context, definition: JobDefinition, taskQueue:
         // A cancelled job's attempt is not a failure either.
         if (!(failure instanceof CancelledFailure)) {
           count(ctx, jobMetrics.attemptFailed, jobType, { error_type: errorTypeOf(failure) });
+          const plan = dependency ? breakers!.plan(dependency) : undefined;
+          if (plan && countsAgainst(plan, failure, presetOf(definition, job.preset!).nonRetryableErrorTypes ?? [])) await breakers!.failed(plan.name, failure, job.jobId);
           if (isLastAttempt(ctx, failure)) recordAttempts(ctx, jobType, 'failed');
           else if (taskQueue !== undefined) await pauseRetryIfTypePaused(ctx, taskQueue, jobType);
         }

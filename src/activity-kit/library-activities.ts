@@ -4,6 +4,7 @@
 import { createConcurrencyLimitActivities } from './concurrency-limit';
 import { createDeadLetterActivities, type DeadLetterDeps } from './dead-letter';
 import { createWindowActivities } from './window-start';
+import { createBreakerActivities } from './breaker-activities';
 import { registeredUnderBothNames } from '../shared/library-activities';
 
 /** The library's activities for a worker on `deps.taskQueue` (the deployment's shared queue). */
@@ -15,5 +16,7 @@ export function createLibraryActivities(deps: DeadLetterDeps): Record<string, un
     ...createConcurrencyLimitActivities({ client, taskQueue }),
     // The debounce and dedupe windows run on the shared queue too, and start their jobs from it.
     ...createWindowActivities({ client, taskQueue, catalog }),
+    // The dependencies' breakers run there too, and set their queues' rates from it.
+    ...createBreakerActivities({ client }),
   });
 }

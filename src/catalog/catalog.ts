@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { JobDefinition } from './define-job';
 import { CatalogError } from './catalog-error';
 import { presetProblems, type CatalogProblem } from './preset-problems';
+import { dependencyProblems } from './dependency-plan';
 import { sensitiveProblems } from './sensitive';
 import { limitProblems, type JobLimits } from './job-limits';
 import { planQueues } from './task-queues';
@@ -132,8 +133,10 @@ function catalogProblems(definitions: readonly AnyJobDefinition[], payloads: Pay
   for (const type of Object.keys(payloads)) {
     if (!named.has(type)) problems.push({ path: `payloads.${type}`, message: 'has no job type of that name in jobs' });
   }
+  const typed = definitions.filter((d) => typeof d?.type === 'string');
+  problems.push(...dependencyProblems(typed, (i) => `jobs.${definitions.indexOf(typed[i]!)} (${typed[i]!.type})`));
   try {
-    planQueues('catalog', definitions.filter((d) => typeof d?.type === 'string'));
+    planQueues('catalog', typed);
   } catch (err) {
     problems.push({ path: 'jobs.queue', message: err instanceof Error ? err.message : String(err) });
   }

@@ -2,6 +2,7 @@ import type { ActivityOptions, Duration } from '@temporalio/common';
 import type { NamespacedErrorType } from '../shared/errors';
 import type { JobFairness } from './job-fairness';
 import type { JobLimits } from './job-limits';
+import type { JobDependency } from './dependency';
 import { maxAttempts, toRetryPolicy, type RetryShape } from '../shared/retry';
 
 /** Timeouts of one activity attempt. */
@@ -25,6 +26,12 @@ export interface ActivityPreset {
   nonRetryableErrorTypes?: readonly NamespacedErrorType[];
   /** Timeouts of each attempt. */
   timeouts: JobTimeouts;
+  /**
+   * The outside service its steps call, e.g. `{ name: 'smtp' }`: its steps run on the dependency's
+   * own task queue, and its circuit breaker, shared by every worker, stops attempts against it
+   * while it is down (docs/guide/circuit-breakers.md). Regular activities only. @defaultValue none
+   */
+  dependency?: JobDependency;
 }
 
 /**

@@ -20,6 +20,7 @@ import { listJobs, type ListJobsOptions, type JobSummary } from './job-list';
 import { cancelReport, jobStatusName, type JobRecord } from './job-record';
 import { JobSchedules } from './schedules';
 import { JobPauses } from './job-pauses';
+import { JobBreakers } from './breakers';
 import { startJob } from '../catalog/start-job';
 import { prepareJob, type PreparedJob } from '../catalog/prepare-job';
 import { enqueueDebounced, pendingDebounceWindow, pendingDebouncedRecord } from './debounce';
@@ -50,6 +51,8 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
   readonly schedules: JobSchedules<S>;
   /** Paused job types: pause, resume and list them (`jobctl pause`); a paused type's jobs are accepted and wait. */
   readonly pauses: JobPauses;
+  /** The dependencies' circuit breakers: read them, order one open or closed (`jobctl breaker`). */
+  readonly breakers: JobBreakers;
 
   constructor(
     /** The Temporal client underneath. */
@@ -59,6 +62,7 @@ export class JobClient<S extends PayloadSchemas = PayloadSchemas> {
     this.deadLetters = new DeadLetterQueue(temporal, config.taskQueue, config.catalog);
     this.schedules = new JobSchedules(temporal, config.taskQueue, config.catalog);
     this.pauses = new JobPauses(temporal, config.taskQueue, config.catalog);
+    this.breakers = new JobBreakers(temporal, config.taskQueue, config.catalog);
   }
 
   /** The catalog given, if any. */

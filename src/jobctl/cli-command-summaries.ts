@@ -18,6 +18,8 @@ export const commandSummaries: Readonly<Record<string, { term: string; descripti
   stats: { term: 'stats [options]', description: 'Count jobs per type (backlog, waiting for a concurrency slot, running, completed, failed, dead-lettered) and the task queue backlog' },
   pause: { term: 'pause [options] <type>', description: 'Pause a job type: its jobs are accepted and wait, no new attempt starts (running ones finish), none fails or uses up a retry; holds across restarts' },
   resume: { term: 'resume [options] <type>', description: 'Resume a paused job type: its waiting jobs start, oldest first (the task queue orders them by priority)' },
+  breakers: { term: 'breakers [options]', description: "Show each dependency's circuit breaker: closed, open or half-open, since when and why, and its last changes" },
+  breaker: { term: 'breaker', description: "Order a dependency's circuit breaker open (held until ordered closed) or closed (at once); recorded with JOBCTL_USER and --reason" },
   'codec-server': { term: 'codec-server [options]', description: 'Serve the payload codec to the Temporal Web UI (and `temporal --codec-endpoint`) so that people who reach it see decrypted payloads' },
   keygen: { term: 'keygen [options]', description: 'Print a new encryption key entry, <key-id>:<base64>, for ENCRYPTION_KEYS or a key file (append it last to rotate)' },
   console: { term: 'console [options]', description: 'Serve the operator console (overview, jobs, dead letters, schedules) against the configured deployment; Ctrl-C stops it' },

@@ -5,6 +5,7 @@ import { formatTable } from '../client/format';
 import { jobStats, type JobStats } from './job-stats';
 import { openJobsDatabase } from './cli-database';
 import { describeError } from '../shared/errors';
+import { breakerLine } from './cli-breakers';
 
 /** Adds `stats [--json]` to jobctl. */
 export function addStatsCommand(program: Command): void {
@@ -34,7 +35,8 @@ export function formatStats(stats: JobStats): string {
   const rated = stats.rateLimited.map(
     (r) => `rate per key ${r.type}: ${r.ratePerKey === undefined ? `${r.declared}/s declared, not set on the server yet (a worker sets it at start)` : `at most ${r.ratePerKey}/s per key`} on ${r.taskQueue}; tasks it holds back wait in that queue's backlog`,
   );
-  const notes = [...paused, ...limited, ...rated, ...flowControlLines(stats), ...outboxLines(stats)];
+  const breakers = stats.breakers.map((b) => `breaker ${breakerLine(b)}`);
+  const notes = [...paused, ...limited, ...rated, ...breakers, ...flowControlLines(stats), ...outboxLines(stats)];
   return [table, ...(notes.length ? ['', ...notes] : []), '', ...queues].join('\n');
 }
 

@@ -43,6 +43,7 @@ const commandTable: [names: string[], add: () => AddCommands][] = [
   [['dlq'], () => load<typeof import('./cli-dlq')>('./cli-dlq').addDeadLetterCommands],
   [['stats'], () => load<typeof import('./cli-stats')>('./cli-stats').addStatsCommand],
   [['pause', 'resume'], () => load<typeof import('./cli-pause')>('./cli-pause').addPauseCommands],
+  [['breakers', 'breaker'], () => load<typeof import('./cli-breakers')>('./cli-breakers').addBreakerCommands],
   [['codec-server', 'keygen'], () => load<typeof import('./cli-codec')>('./cli-codec').addCodecCommands],
   [['console', 'hash-password'], () => load<typeof import('./cli-console')>('./cli-console').addConsoleCommand],
   [['schedule'], () => load<typeof import('./cli-schedule')>('./cli-schedule').addScheduleCommands],

@@ -5,6 +5,8 @@ import type { JobClient } from '../client/job-client';
 import { quoteQueryValue } from '../client/job-list';
 import { readRatePerKey, taskQueueBacklog, type QueueBacklog } from '../client/task-queue-stats';
 import type { PausedType } from '../client/job-pauses';
+import type { BreakerView } from '../client/breakers';
+import { planDependencies } from '../catalog/dependency-plan';
 import { limitedTypes, type LimitedType } from '../client/concurrency-limits';
 import type { OutboxBacklog } from '../outbox/outbox-backlog';
 
@@ -54,6 +56,8 @@ export interface JobStats {
    * be read. Unset without a jobs database, or one without the outbox's table.
    */
   outbox?: OutboxBacklog | { error: string };
+  /** Each dependency's circuit breaker (`jobctl breakers`); its queue's backlog is in {@link queues}. */
+  breakers: BreakerView[];
 }
 
 /**
@@ -73,10 +77,12 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
   };
   // Without a catalog the types cannot be named: every job counts in one row, on the shared queue.
   const rows = jobs.catalog?.definitions.map((d) => ({ type: d.type, queues: [...new Set([jobs.taskQueue, taskQueueFor(jobs.taskQueue, d)])] })) ?? [{ type: '*', queues: [jobs.taskQueue] }];
-  const allQueues = [...new Set(rows.flatMap((r) => r.queues))];
+  // A dependency's queue holds the attempts its open breaker stops: its backlog is theirs.
+  const dependencyQueues = planDependencies(jobs.taskQueue, jobs.catalog?.definitions ?? []).map((d) => d.taskQueue);
+  const allQueues = [...new Set([...rows.flatMap((r) => r.queues), ...dependencyQueues])];
   const rated = (jobs.catalog?.definitions ?? []).filter((d) => d.limits?.ratePerKey !== undefined);
   const uses = flowControlUses(jobs.catalog?.definitions ?? []);
-  const [types, deadLetters, queues, paused, limited, rateLimited, checked] = await Promise.all([
+  const [types, deadLetters, queues, paused, limited, rateLimited, checked, breakers] = await Promise.all([
     Promise.all(
       rows.map(async ({ type, queues }) => {
         const base = `${type === '*' ? 'JobType IS NOT NULL' : `JobType = ${quoteQueryValue(type)}`} AND TaskQueue IN (${queues.map(quoteQueryValue).join(', ')})`;
@@ -101,6 +107,7 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
       }),
     ),
     uses.fairness || uses.ratePerKey ? readFlowControl(client, jobs.taskQueue) : undefined,
+    jobs.breakers.list(),
   ]);
   return {
     at: now.toISOString(),
@@ -116,6 +123,7 @@ export async function jobStats(jobs: JobClient, now: Date = new Date()): Promise
     paused,
     limited,
     rateLimited,
+    breakers,
     ...(uses.fairness || uses.ratePerKey ? { flowControl: { ...(checked ? { checked } : {}), problems: checked ? flowControlProblems(checked, uses) : [] } } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { ErrorType } from '../workflow-kit';
 import { retrySchedule } from '../workflow-kit';
-import { defineJob } from '../workflow-kit';
+import { defineJob, type JobDependency } from '../workflow-kit';
 import { withFormerNames } from './former-error-types';
 import type { SendEmailPayload } from './payloads/send-email';
 
@@ -29,6 +29,17 @@ export const SendEmailErrorType = {
   InvalidAddress: 'send-email:invalid-address',
 } as const;
 
+/**
+ * The mail relay every `send-email` step talks to: its steps run on the `smtp` dependency's queue,
+ * and its breaker opens when the relay cannot be reached or answers 4xx (`send-email:smtp-transient`)
+ * five times within 30 s; a 5xx rejection of one message is that message's, and never counts.
+ */
+export const smtpDependency: JobDependency = {
+  name: 'smtp',
+  concurrency: 20,
+  countErrorTypes: withFormerNames([SendEmailErrorType.SmtpTransient]),
+};
+
 /** What a `send-email` job returns. */
 export interface SendEmailResult {
   /** The Message-ID header, derived from the job ID so that retries reuse it. */
@@ -56,6 +67,7 @@ export const sendEmailJob = defineJob({
       // The attempt heartbeats while it talks to the server: a cancellation reaches it within about
       // 8s (80% of the timeout) and closes the connection; a dead worker is noticed in 10s.
       timeouts: { startToClose: '30s', scheduleToClose: '2h', heartbeat: '10s' },
+      dependency: smtpDependency,
     },
   },
   mainPreset: 'send',

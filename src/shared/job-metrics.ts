@@ -16,7 +16,7 @@ export interface JobMetric {
 
 const metric = <N extends string>(name: N, kind: JobMetric['kind'], description: string, unit?: string) => ({ name, kind, description, unit }) as const;
 
-/** Every job metric. Tags: `job_type` on all but the queue and outbox gauges; more per metric, as noted. */
+/** Every job metric. Tags: `job_type` on all but the queue, outbox and breaker gauges; more per metric, as noted. */
 export const jobMetrics = {
   started: metric('jobs_started', 'counter', 'Jobs started (a redrive starts its job again); excludes continue-as-new hand-overs'),
   completed: metric('jobs_completed', 'counter', 'Jobs completed'),
@@ -38,6 +38,7 @@ export const jobMetrics = {
   ratePerKey: metric('jobs_rate_per_key', 'gauge', 'Activity starts per second per fairness key that the server allows on the job type\'s queue (limits.ratePerKey); 0 when the type declares none'),
   outboxBacklog: metric('jobs_outbox_backlog', 'gauge', 'Jobs committed to the job outbox (enqueueInTransaction) and not yet started by a relay'),
   outboxBacklogAge: metric('jobs_outbox_backlog_age_seconds', 'gauge', 'Age of the oldest job waiting in the job outbox', 's'),
+  breakerState: metric('jobs_breaker_state', 'gauge', "State of a dependency's circuit breaker, by dependency: 0 closed, 1 half-open (its probe may run), 2 open (no attempt against it starts)"),
   deadLetterSize: metric('jobs_dead_letter_queue_size', 'gauge', 'Entries waiting in the dead-letter queue of each job type'),
 } as const;
 

@@ -15,6 +15,7 @@ export const libraryActivityTypes = [
   'tellSlotGranted',
   'runningJobs',
   'startWindowJob',
+  'setDependencyRate',
 ] as const;
 
 /** The prefix of every activity type the library calls, and that no team's activity may use. */

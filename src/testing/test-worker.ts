@@ -7,6 +7,7 @@ import type { Catalog } from '../catalog/catalog';
 import { libraryBundleOptions, libraryWorkerOptions } from '../worker/library-parts';
 import type { WorkerTracing } from '../worker/tracing';
 import { planQueues } from '../catalog/task-queues';
+import { planDependencies } from '../catalog/dependency-plan';
 import { queueWorkerOptions, type CreateWorkerOptions } from '../worker/create-worker';
 import { applyRatePerKey } from '../worker/apply-rate-per-key';
 import { heartbeatThrottleOption } from '../activity-kit/keep-alive';
@@ -57,7 +58,8 @@ export interface JobTestWorkerOptions extends Pick<WorkerOptions, 'taskQueue' | 
 /**
  * Creates workers on the test environment's connection, as the real worker does: on `taskQueue`
  * (the shared queue, which also runs the DLQs) and on every queue a job type declares of its own,
- * with the DLQ's activities and the library's activity interceptors, so a `JobClient` on the same
+ * and on each dependency's queue (without its breaker), with the DLQ's activities and the library's
+ * activity interceptors, so a `JobClient` on the same
  * `taskQueue` reaches every job. Use a unique `taskQueue` per test.
  */
 export async function createJobTestWorker(env: TestWorkflowEnvironment, bundle: WorkflowBundleWithSourceMap, options: JobTestWorkerOptions): Promise<JobTestWorker> {
@@ -80,6 +82,10 @@ export async function createJobTestWorker(env: TestWorkflowEnvironment, bundle: 
       }),
     ),
   );
+  // Each dependency's steps run on its queue, as on the real worker; without its breaker (no reports, no gate).
+  for (const dependency of planDependencies(taskQueue, catalog.definitions)) {
+    workers.push(await Worker.create({ connection: env.nativeConnection, namespace: env.namespace, dataConverter, ...library, ...heartbeatThrottleOption, taskQueue: dependency.taskQueue }));
+  }
   return {
     workers,
     async runUntil<R>(fnOrPromise: Promise<R> | (() => Promise<R>)): Promise<R> {

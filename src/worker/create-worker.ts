@@ -22,6 +22,9 @@ import { workerTuning } from './tuning';
 import { applyRatePerKey } from './apply-rate-per-key';
 import { tracingTarget } from '../shared/tracing-env';
 import { libraryBundleOptions, libraryWorkerOptions, workerTracing } from './library-parts';
+import { DependencyBreakers } from '../activity-kit/breakers';
+import { planDependencies, type DependencyPlan } from '../catalog/dependency-plan';
+import { dependencyWorkerOptions } from './dependency-workers';
 
 /** The workers of one process, one per task queue, and what they hold open. */
 export interface CreatedWorker {
@@ -29,6 +32,8 @@ export interface CreatedWorker {
   workers: Worker[];
   /** The queues served, their job types and limits. */
   plans: QueuePlan[];
+  /** The dependencies' queues served (after {@link plans}' workers in {@link workers}), one worker each. */
+  dependencies: DependencyPlan[];
   /** The jobs database, migrated; absent when the definition declares none. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog's own tables type it
   db?: Kysely<any>;
@@ -145,7 +150,9 @@ export async function createWorker<S extends PayloadSchemas, DB>(options: Create
     // Before any worker polls: a queue's first tasks are already held to its rate per key.
     await applyRatePerKey(client, plans, Runtime.instance().logger);
     const given = typeof options.activities === 'function' ? await options.activities({ db, client, config, logger: Runtime.instance().logger } as ActivityContext<DB>) : (options.activities ?? {});
-    const library = libraryWorkerOptions(given, { client, taskQueue: config.taskQueue, catalog: options.catalog, tracing });
+    const dependencies = planDependencies(config.taskQueue, options.catalog.definitions.filter((d) => served.includes(d.type))).map((p) => (options.concurrency ? { ...p, concurrency: options.concurrency } : p));
+    const breakers = new DependencyBreakers(client, config.taskQueue, dependencies, Runtime.instance().logger);
+    const library = libraryWorkerOptions(given, { client, taskQueue: config.taskQueue, catalog: options.catalog, tracing, breakers });
     // Bundled once for all the queues' workers.
     // The library's workflows are added to the team's module (workflow-entry.ts).
     const workflowBundle = await withLibraryWorkflows(options.workflowsPath, (entry) => bundleWorkflowCode({ ...entry, ...libraryBundleOptions(tracing, dataConverter), logger: Runtime.instance().logger }));
@@ -176,10 +183,14 @@ export async function createWorker<S extends PayloadSchemas, DB>(options: Create
         }),
       );
     }
+    // Each dependency's steps run on its own queue, through its slot gate (src/activity-kit/breaker-gate.ts).
+    for (const dependency of dependencies) {
+      workers.push(await Worker.create({ connection, namespace: config.namespace, dataConverter, ...library, ...heartbeatThrottleOption, ...dependencyWorkerOptions(dependency, breakers.gate(dependency.name)), shutdownGraceTime: config.shutdownGraceTime as StringValue }));
+    }
     const close = async () => {
       for (const c of opened.reverse()) await c.close();
     };
-    return { workers, plans, db, client, untracedClient, config, close };
+    return { workers, plans, dependencies, db, client, untracedClient, config, close };
   } catch (err) {
     for (const c of opened.reverse()) await c.close().catch(() => {});
     throw err;

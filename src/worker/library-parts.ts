@@ -14,6 +14,7 @@ import { collidingActivityNames, libraryActivityNamespace, libraryActivityTypes 
 import { loadPart } from '../shared/optional-packages';
 import { tracingConfigured } from '../shared/tracing-env';
 import type { WorkerTracing } from './tracing';
+import type { DependencyBreakers } from '../activity-kit/breakers';
 
 /** The worker's tracing when it is configured (`OTEL_*`), started once per process; none otherwise, and no OpenTelemetry module loaded. */
 export function workerTracing(): WorkerTracing | undefined {
@@ -40,15 +41,17 @@ export interface LibraryPartsContext {
   /** The client of the DLQ hand-offs and redrives (traced when tracing is on). */
   client: Client;
   tracing?: WorkerTracing;
+  /** The worker's side of its dependencies' breakers. @defaultValue none: attempts against a dependency report nothing */
+  breakers?: DependencyBreakers;
 }
 
 /** A worker's activities (the team's and the library's), activity interceptors and sinks. */
 export function libraryWorkerOptions(given: object, context: LibraryPartsContext): Required<Pick<WorkerOptions, 'activities' | 'interceptors'>> & Pick<WorkerOptions, 'sinks'> {
   refuseLibraryActivityNames(given);
-  const { catalog, taskQueue, client, tracing } = context;
+  const { catalog, taskQueue, client, tracing, breakers } = context;
   return {
     activities: { ...given, ...createLibraryActivities({ client, taskQueue, catalog, tracing: tracing?.deadLetters }) },
-    interceptors: { activity: [...(tracing?.activityInterceptors(catalog) ?? []), jobActivityInterceptors(catalog, { taskQueue })] },
+    interceptors: { activity: [...(tracing?.activityInterceptors(catalog) ?? []), jobActivityInterceptors(catalog, { taskQueue, breakers })] },
     ...(tracing ? { sinks: tracing.sinks } : {}),
   };
 }

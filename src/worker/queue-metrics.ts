@@ -5,6 +5,7 @@ import { Runtime } from '@temporalio/worker';
 import type pino from 'pino';
 import { DeadLetterQueue } from '../client/dead-letters';
 import { JobPauses } from '../client/job-pauses';
+import { JobBreakers } from '../client/breakers';
 import { limitedTypes } from '../client/concurrency-limits';
 import { readRatePerKey, taskQueueBacklog } from '../client/task-queue-stats';
 import type { Catalog } from '../catalog/catalog';
@@ -51,6 +52,8 @@ export function startQueueSampler(
   const limitRunning = gauge(jobMetrics.limitRunning);
   const limitWaiting = gauge(jobMetrics.limitWaiting);
   const limitedTypeNames = catalog.definitions.filter((d) => d.limits?.concurrencyPerKey !== undefined).map((d) => d.type);
+  const breakerState = gauge(jobMetrics.breakerState);
+  const breakers = new JobBreakers(client, config.taskQueue, catalog);
   let failing = false;
   let inFlight: Promise<void> | undefined;
   let stopped = false;
@@ -63,15 +66,17 @@ export function startQueueSampler(
     // this signal: more listeners than Node's default of 10 is expected, not a leak.
     setMaxListeners(0, controller.signal);
     try {
-      const [queues, counts, pauseStates, limited, rated] = await client.withAbortSignal(controller.signal, () =>
+      const [queues, counts, pauseStates, limited, rated, breakerViews] = await client.withAbortSignal(controller.signal, () =>
         Promise.all([
           Promise.all(taskQueues.map(async (q) => ({ q, sides: await taskQueueBacklog(client, q) }))),
           dlq.counts(),
           pauseSample(),
           limitedTypeNames.length > 0 ? limitedTypes(client, config.taskQueue) : Promise.resolve([]),
           ratedSample(),
+          breakers.list(),
         ]),
       );
+      for (const view of breakerViews) breakerState.set(view.state === 'open' ? 2 : view.state === 'half-open' ? 1 : 0, { task_queue: config.taskQueue, dependency: view.dependency });
       for (const { type, rate } of rated) ratePerKey.set(rate, { task_queue: config.taskQueue, job_type: type });
       // Every type gets both gauges (0 without a limit), as every type gets jobs_paused.
       for (const type of catalog.types) {

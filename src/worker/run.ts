@@ -3,6 +3,7 @@ import type { Worker } from '@temporalio/worker';
 import type pino from 'pino';
 import type { PayloadSchemas } from '../catalog/catalog';
 import { planQueues } from '../catalog/task-queues';
+import { planDependencies } from '../catalog/dependency-plan';
 import { resolveConfig } from '../shared/config';
 import { checkFlowControl, flowControlFix, flowControlProblems, flowControlUses } from '../client/flow-control-check';
 import { describeError } from '../shared/errors';
@@ -33,7 +34,7 @@ export async function runWorker<S extends PayloadSchemas, DB>(options: RunWorker
   const config = resolveConfig(options.config);
   // The runtime (logs, metrics) is installed before the worker's connections are opened on it.
   const logger = options.logger ?? (await installRuntime(config)).logger;
-  const { workers, plans, db, client, untracedClient, close } = await createWorker({ ...options, config });
+  const { workers, plans, dependencies, db, client, untracedClient, close } = await createWorker({ ...options, config });
   let stopSampler: StopSampler | undefined;
   let stopRelay: (() => Promise<void>) | undefined;
   let stopOutboxSampler: (() => void) | undefined;
@@ -50,6 +51,9 @@ export async function runWorker<S extends PayloadSchemas, DB>(options: RunWorker
       logger.info({ taskQueue: plan.taskQueue, namespace: config.namespace, types: plan.types, ...library, concurrency: options.concurrency ?? plan.concurrency, rateLimit: plan.rateLimit }, 'worker:started');
       if (extra.length > 0) logger.warn({ taskQueue: plan.taskQueue, types: extra, why: 'job types on one task queue are served together' }, 'worker:extra-types');
     }
+    for (const d of dependencies) {
+      logger.info({ taskQueue: d.taskQueue, dependency: d.name, types: d.types, concurrency: d.concurrency, rateLimit: d.settings.rate, breaker: { failures: d.settings.failures, windowMs: d.settings.windowMs, coolDownMs: d.settings.coolDownMs } }, 'worker:started');
+    }
     // Every job type's queue, served here or not: a queue nobody serves is the backlog to see.
     const allPlans = planQueues(config.taskQueue, options.catalog.definitions);
     const shared = allPlans.find((p) => p.shared)!;
@@ -59,7 +63,8 @@ export async function runWorker<S extends PayloadSchemas, DB>(options: RunWorker
     // Fairness keys, weights and rates per key hold only if the server does its part: say when not.
     const uses = flowControlUses(options.catalog.definitions);
     if (uses.fairness || uses.ratePerKey) void logFlowControl(untracedClient, config.taskQueue, uses, logger);
-    const allQueues = allPlans.map((p) => p.taskQueue);
+    // The dependencies' queues too: where an open breaker's attempts wait.
+    const allQueues = [...allPlans.map((p) => p.taskQueue), ...planDependencies(config.taskQueue, options.catalog.definitions).map((d) => d.taskQueue)];
     if (metricsBindAddress(config)) stopSampler = startQueueSampler(untracedClient, config, options.catalog, allQueues, logger);
     // Jobs committed to the outbox of the jobs database start from here (docs/guide/outbox.md).
     if (db && config.jobOutboxRelay) stopRelay = await startOutboxRelay({ db, client, catalog: options.catalog, config, logger });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { BundleOptions } from '@temporalio/worker';
 
 /** The library's workflow types, bundled into every worker. Stored contracts. */
-export const libraryWorkflowTypes = ['deadLetterWorkflow', 'concurrencyLimiterWorkflow', 'debounceJobWorkflow', 'dedupeJobWorkflow'] as const;
+export const libraryWorkflowTypes = ['deadLetterWorkflow', 'concurrencyLimiterWorkflow', 'debounceJobWorkflow', 'dedupeJobWorkflow', 'dependencyBreakerWorkflow'] as const;
 
 /** What `bundleWorkflowCode` is given for a team's workflows plus the library's. */
 export type LibraryBundleOptions = Required<Pick<BundleOptions, 'workflowsPath' | 'webpackConfigHook'>>;

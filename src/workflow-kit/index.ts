@@ -7,6 +7,7 @@
 export { defineJob, activityOptions, jobMaxAttempts, presetOptions, type ActivityPreset, type JobDefinition, type JobQueue, type JobTimeouts } from '../catalog/define-job';
 export type { JobFairness } from '../catalog/job-fairness';
 export type { JobLimits } from '../catalog/job-limits';
+export type { BreakerOptions, JobDependency } from '../catalog/dependency';
 export { exponentialRetry, retrySchedule, type ExponentialRetry, type RetryShape, type ScheduledRetry } from '../shared/retry';
 /** @deprecated Since 0.3: `retrySchedule` and `exponentialRetry`, named apart from cron schedules; removed in 0.4. */
 export { exponential, schedule } from '../shared/retry';

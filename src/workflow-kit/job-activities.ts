@@ -1,6 +1,7 @@
-import { proxyActivities, proxyLocalActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { ActivityOptions, LocalActivityOptions, RetryPolicy } from '@temporalio/common';
 import { presetOf, presetOptions, type JobDefinition } from '../catalog/define-job';
+import { dependencyQueue, sharedQueueOf } from '../catalog/dependency';
 import { ErrorType } from '../shared/errors';
 import { waitingForConfig } from './config-wait';
 import { withConcurrencySlot } from './concurrency-slot';
@@ -40,9 +41,31 @@ export function jobActivities<A extends object, P extends string = string>(defin
   }
   // Tagged with its preset: the job interceptor tells the activity which schedule it retries on,
   // and the job record which step's attempts to count.
-  const options: ActivityOptions = withPresetTag(presetOptions(presetOf(definition, preset)), preset);
+  const declared = presetOf(definition, preset);
+  const options: ActivityOptions = withPresetTag(presetOptions(declared), preset);
   // An activity dispatched eagerly (to the worker that ran the workflow task, `npm start`'s
   // tuning) skips the server's matching, and with it the rates the server enforces there.
   if (definition.limits?.ratePerKey !== undefined || definition.queue?.rateLimit !== undefined) options.allowEagerDispatch = false;
+  const dependency = declared.dependency;
+  if (dependency) return withConcurrencySlot(definition, waitingForConfig(onDependencyQueue<A>({ ...options, retry: withConfigWait(options.retry) }, definition, dependency.name)));
   return withConcurrencySlot(definition, waitingForConfig(proxyActivities<A>({ ...options, retry: withConfigWait(options.retry) })));
+}
+
+/**
+ * The activities of a preset that names a dependency, scheduled on the dependency's task queue,
+ * whose rate its breaker sets (src/workflow-kit/breaker.ts). The queue's name comes from the
+ * deployment's, which the job learns from its own queue when a step is called.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any payload
+function onDependencyQueue<A extends object>(options: ActivityOptions, definition: JobDefinition<any>, name: string): ActivityInterfaceFor<A> {
+  let calls: Record<string, (...args: unknown[]) => Promise<unknown>> | undefined;
+  return new Proxy({} as ActivityInterfaceFor<A>, {
+    get(_target, activity) {
+      if (typeof activity !== 'string') return undefined;
+      return (...args: unknown[]) => {
+        calls ??= proxyActivities({ ...options, taskQueue: dependencyQueue(sharedQueueOf(workflowInfo().taskQueue, definition.queue?.name), name) });
+        return calls[activity]!(...args);
+      };
+    },
+  });
 }

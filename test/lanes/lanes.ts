@@ -55,7 +55,7 @@ export const lanes: Lane[] = [
   },
   {
     name: 'integration',
-    summary: 'real worker processes and jobctl on a dev server: pause, fairness, limits, shutdown, signals, rolling deploys, metrics and the dashboard through Prometheus, the client',
+    summary: 'real worker processes and jobctl on a dev server: pause, circuit breakers, fairness, limits, shutdown, signals, rolling deploys, metrics and the dashboard through Prometheus, the client',
     needs: ['cli', 'test-server'],
     files: [
       ...inFolder('client', ['enqueue-many', 'enqueue', 'fuzz', 'history', 'job-record', 'priority', 'schedules']),
@@ -63,6 +63,7 @@ export const lanes: Lane[] = [
       ...inFolder('console', ['jobctl-console']),
       ...inFolder('dev', ['dev-server-start']),
       ...inFolder('integration', [
+        'breaker',
         'bring-your-own-temporal',
         'cancellation',
         'concurrency-limit',

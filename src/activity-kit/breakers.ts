@@ -1,0 +1,121 @@
+// A worker's side of its dependencies' breakers: the slot gate of each dependency's queue, what it
+// last read of each breaker, and the reports its attempts send (src/catalog/breaker-calls.ts). A
+// counted failure is always reported; a success only while the breaker is not closed (the probe's,
+// or one that ran as it opened), so a healthy dependency costs no call per attempt. Best effort: a
+// report or read that fails is logged and the attempt ends as it would have.
+import type { Client } from '@temporalio/client';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type { BreakerReport, BreakerView } from '../catalog/breaker-state';
+import { readBreaker, sendToBreaker } from '../catalog/breaker-calls';
+import type { DependencyPlan } from '../catalog/dependency-plan';
+import { ErrorType, describeError } from '../shared/errors';
+import { BreakerGate } from './breaker-gate';
+
+/** How long a worker trusts what it last read of a breaker, in ms. */
+const viewTtlMs = 1000;
+/** How long an attempt waits, at most, for its report to reach the breaker before it ends anyway. */
+const reportTimeoutMs = 5000;
+
+interface Log {
+  warn(message: string, meta?: Record<string, unknown>): void;
+}
+
+/** A failure the breaker of a dependency counts: retryable, and of a type it counts. */
+export function countsAgainst(plan: Pick<DependencyPlan, 'settings'>, failure: unknown, nonRetryableTypes: readonly string[]): boolean {
+  if (failure instanceof CancelledFailure) return false;
+  const type = failure instanceof ApplicationFailure ? (failure.type ?? undefined) : failure instanceof Error ? failure.name : undefined;
+  if (failure instanceof ApplicationFailure && failure.nonRetryable) return false;
+  if (type !== undefined && nonRetryableTypes.includes(type)) return false;
+  if (type === ErrorType.WorkerShutdown || type === ErrorType.MissingConfig) return false;
+  const counted = plan.settings.countErrorTypes;
+  return counted === undefined || (type !== undefined && counted.includes(type));
+}
+
+export class DependencyBreakers {
+  private readonly gates = new Map<string, BreakerGate>();
+  private readonly views = new Map<string, { at: number; view: Promise<BreakerView | undefined> }>();
+  private readonly byName: Map<string, DependencyPlan>;
+
+  constructor(
+    private readonly client: Client,
+    /** The deployment's shared queue, where the breakers run. */
+    private readonly sharedQueue: string,
+    plans: readonly DependencyPlan[],
+    private readonly log?: Log,
+  ) {
+    this.byName = new Map(plans.map((p) => [p.name, p]));
+  }
+
+  get plans(): DependencyPlan[] {
+    return [...this.byName.values()];
+  }
+
+  plan(name: string): DependencyPlan | undefined {
+    return this.byName.get(name);
+  }
+
+  /** The slot gate of a dependency's queue in this process. */
+  gate(name: string): BreakerGate {
+    let gate = this.gates.get(name);
+    if (!gate) {
+      gate = new BreakerGate(this.byName.get(name)?.concurrency ?? 100);
+      this.gates.set(name, gate);
+    }
+    return gate;
+  }
+
+  /** Before an attempt: while the breaker is not closed, this attempt is its probe, and says so. */
+  async starting(name: string, jobId: string): Promise<void> {
+    const view = await this.view(name);
+    if (view && view.state !== 'closed') await this.report(name, { outcome: 'probe', jobId });
+  }
+
+  /** After an attempt succeeded. */
+  async succeeded(name: string, jobId: string): Promise<void> {
+    this.gate(name).succeeded();
+    const view = await this.view(name);
+    if (view && view.state !== 'closed') await this.report(name, { outcome: 'success', jobId });
+  }
+
+  /** After an attempt failed in a way the breaker counts. */
+  async failed(name: string, failure: unknown, jobId: string): Promise<void> {
+    this.gate(name).failed();
+    const errorType = failure instanceof ApplicationFailure ? (failure.type ?? undefined) : failure instanceof Error ? failure.name : undefined;
+    await this.report(name, { outcome: 'failure', jobId, errorType, message: describeError(failure) });
+  }
+
+  /** What this worker last read of a breaker (at most {@link viewTtlMs} old); undefined when it cannot be read. */
+  view(name: string): Promise<BreakerView | undefined> {
+    const plan = this.byName.get(name);
+    if (!plan) return Promise.resolve(undefined);
+    const hit = this.views.get(name);
+    const now = Date.now();
+    if (hit && now - hit.at < viewTtlMs) return hit.view;
+    const view = bounded(readBreaker(this.client, this.sharedQueue, plan), reportTimeoutMs).catch((err: unknown) => {
+      this.log?.warn('breaker:read-failed', { dependency: name, error: describeError(err) });
+      this.views.delete(name);
+      return undefined;
+    });
+    this.views.set(name, { at: now, view });
+    return view;
+  }
+
+  private async report(name: string, report: Omit<BreakerReport, 'settings'>): Promise<void> {
+    const plan = this.byName.get(name);
+    if (!plan) return;
+    try {
+      const view = await bounded(sendToBreaker(this.client, this.sharedQueue, plan, { report: { ...report, settings: plan.settings } }), reportTimeoutMs);
+      this.views.set(name, { at: Date.now(), view: Promise.resolve(view) });
+    } catch (err) {
+      this.log?.warn('breaker:report-failed', { dependency: name, outcome: report.outcome, error: describeError(err) });
+    }
+  }
+}
+
+/** `promise`, or a rejection after `ms`. */
+function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms (is a worker serving the shared task queue?)`)), ms)));
+  promise.catch(() => undefined);
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,34 @@
+// Reading a dependency's breaker and sending it reports and orders, from a worker, jobctl or the
+// console. The view is the breaker workflow's memo, read with one describe (no worker needed); a
+// report or an order is an update that starts the breaker if it is not running yet.
+import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { jobProtocolMemo } from '../shared/job-protocol';
+import { newBreaker, type BreakerInput, type BreakerOrder, type BreakerReport, type BreakerView } from './breaker-state';
+import { breakerId, breakerMemoKey, breakerUpdateNames, breakerWorkflowType } from './dependency';
+import type { DependencyPlan } from './dependency-plan';
+
+/** A dependency's breaker as its memo shows it; a breaker that never ran reads closed. */
+export async function readBreaker(client: Client, sharedQueue: string, plan: Pick<DependencyPlan, 'name' | 'settings'>): Promise<BreakerView> {
+  try {
+    const description = await client.workflow.getHandle(breakerId(sharedQueue, plan.name)).describe();
+    const view = description.memo?.[breakerMemoKey] as BreakerView | undefined;
+    if (description.status.name === 'RUNNING' && view && typeof view.state === 'string') return view;
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
+  return newBreaker(plan.name, plan.settings, Date.now()).view;
+}
+
+/** Sends a report or an order to a dependency's breaker, starting it if needed; resolves to its view after it. */
+export function sendToBreaker(client: Client, sharedQueue: string, plan: Pick<DependencyPlan, 'name' | 'taskQueue' | 'settings'>, message: { report: BreakerReport } | { order: BreakerOrder }): Promise<BreakerView> {
+  const input: BreakerInput = { dependency: plan.name, taskQueue: plan.taskQueue, settings: plan.settings };
+  const start = new WithStartWorkflowOperation(breakerWorkflowType, {
+    workflowId: breakerId(sharedQueue, plan.name),
+    taskQueue: sharedQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    memo: jobProtocolMemo(),
+  });
+  const [name, arg] = 'report' in message ? [breakerUpdateNames.report, message.report] : [breakerUpdateNames.force, message.order];
+  return client.workflow.executeUpdateWithStart<(input: BreakerInput) => Promise<void>, BreakerView, [unknown]>(name, { args: [arg], startWorkflowOperation: start });
+}

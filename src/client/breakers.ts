@@ -1,0 +1,91 @@
+import type { Client } from '@temporalio/client';
+import type { BreakerView } from '../catalog/breaker-state';
+import { readBreaker, sendToBreaker } from '../catalog/breaker-calls';
+import type { Catalog } from '../catalog/catalog';
+import { breakerId, breakerWorkflowType, dependencyNamePattern, dependencyQueue } from '../catalog/dependency';
+import { breakerSettings, planDependencies, type DependencyPlan } from '../catalog/dependency-plan';
+import { InvalidOptionError } from '../shared/errors';
+import { quoteQueryValue } from './job-list';
+
+export type { BreakerView };
+
+/** Longest `reason` or `by` an order keeps. */
+const maxOrderText = 200;
+/** How long an order waits for a worker of the shared queue to apply it. */
+const orderTimeoutMs = 15_000;
+
+/**
+ * The circuit breakers of a deployment's dependencies (docs/guide/circuit-breakers.md): read them
+ * (from each breaker's memo: no worker needed) and order one open or closed (`jobctl breaker`). An
+ * order is applied by the breaker's workflow, so it needs a worker of the shared queue; it is
+ * recorded with who gave it and why, as its audit.
+ */
+export class JobBreakers {
+  constructor(
+    private readonly client: Client,
+    /** The deployment's shared task queue, where the breakers run. */
+    private readonly taskQueue: string,
+    /** The job types, whose presets name the dependencies; without it, the breakers that ran. */
+    private readonly catalog?: Pick<Catalog, 'definitions'>,
+  ) {}
+
+  /** The catalog's dependencies, or without a catalog those whose breaker ran. */
+  async list(): Promise<BreakerView[]> {
+    const plans = this.catalog ? planDependencies(this.taskQueue, this.catalog.definitions) : await this.ranBreakers();
+    return Promise.all(plans.map((plan) => readBreaker(this.client, this.taskQueue, plan)));
+  }
+
+  /** One dependency's breaker. */
+  get(dependency: string): Promise<BreakerView> {
+    return readBreaker(this.client, this.taskQueue, this.plan(dependency));
+  }
+
+  /**
+   * Orders a breaker open (it stays open, no probe, until ordered closed) or closed (at once, its
+   * failures forgotten). Resolves to the breaker after the order.
+   */
+  async order(dependency: string, state: 'open' | 'closed', options: { by?: string; reason?: string } = {}): Promise<BreakerView> {
+    for (const key of ['by', 'reason'] as const) {
+      const value = options[key];
+      if (value !== undefined && (typeof value !== 'string' || value.length === 0 || value.length > maxOrderText)) {
+        throw new InvalidOptionError([{ path: key, message: `must be 1 to ${maxOrderText} characters` }]);
+      }
+    }
+    const plan = this.plan(dependency);
+    let timer: NodeJS.Timeout | undefined;
+    const order = sendToBreaker(this.client, this.taskQueue, plan, { order: { state, ...options } });
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the breaker of ${dependency} did not take the order within ${orderTimeoutMs / 1000}s: no worker serves the shared task queue ${this.taskQueue}, which runs the breakers (start one, then order again)`)), orderTimeoutMs);
+    });
+    order.catch(() => undefined);
+    try {
+      return await Promise.race([order, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The plan of a dependency: the catalog's, or without a catalog its defaults (the breaker keeps the settings its workers report). */
+  private plan(dependency: string): Pick<DependencyPlan, 'name' | 'taskQueue' | 'settings'> {
+    if (typeof dependency !== 'string' || !dependencyNamePattern.test(dependency)) {
+      throw new InvalidOptionError([{ path: 'dependency', message: `must be a dependency's name (letters, digits, - and _), got ${JSON.stringify(dependency)?.slice(0, 80)}` }]);
+    }
+    if (this.catalog) {
+      const plans = planDependencies(this.taskQueue, this.catalog.definitions);
+      const plan = plans.find((p) => p.name === dependency);
+      if (!plan) throw new InvalidOptionError([{ path: 'dependency', message: `no preset of the catalog names ${dependency} (its dependencies: ${plans.map((p) => p.name).join(', ') || 'none'})` }]);
+      return plan;
+    }
+    return { name: dependency, taskQueue: dependencyQueue(this.taskQueue, dependency), settings: breakerSettings({ name: dependency }) };
+  }
+
+  /** The dependencies whose breaker workflow ran in this deployment, from the visibility store. */
+  private async ranBreakers(): Promise<Pick<DependencyPlan, 'name' | 'settings'>[]> {
+    const prefix = breakerId(this.taskQueue, '');
+    const names = new Set<string>();
+    for await (const w of this.client.workflow.list({ query: `WorkflowType = ${quoteQueryValue(breakerWorkflowType)} AND TaskQueue = ${quoteQueryValue(this.taskQueue)}` })) {
+      if (w.workflowId.startsWith(prefix)) names.add(w.workflowId.slice(prefix.length));
+    }
+    return [...names].sort().map((name) => ({ name, settings: breakerSettings({ name }) }));
+  }
+}
