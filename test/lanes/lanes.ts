@@ -31,10 +31,10 @@ export const lanes: Lane[] = [
     shards: 2,
     files: [
       ...inFolder('activities', ['email', 'payments', 'reports', 'smtp-errors', 'smtp-tls', 'sync-source']),
-      ...inFolder('activity-kit', ['attempt-logs', 'job-attempt', 'hand-off-batcher', 'ledger', 'retry-after']),
+      ...inFolder('activity-kit', ['attempt-logs', 'breaker-gate', 'job-attempt', 'hand-off-batcher', 'ledger', 'retry-after']),
       ...inFolder('app', ['worker']),
       ...inFolder('bench', ['profile-summary', 'report']),
-      ...inFolder('catalog', ['catalog', 'failure-fingerprint', 'fairness', 'sensitive', 'start-compat', 'unknown-keys']),
+      ...inFolder('catalog', ['breaker-state', 'catalog', 'dependency-plan', 'failure-fingerprint', 'fairness', 'sensitive', 'start-compat', 'unknown-keys']),
       ...inFolder('client', ['closed-state-read', 'codec-server', 'dead-letter-bulk', 'dead-letter-calls', 'dead-letter-history', 'format', 'job-list', 'redrive-plan', 'validate']),
       ...inFolder('jobctl', ['cli-help', 'cli-windows', 'http-api-subset', 'progress']),
       ...inFolder('cluster', ['config']),

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { BreakerGate } from '../../src/activity-kit/breaker-gate';
+import { countsAgainst } from '../../src/activity-kit/breakers';
+import { breakerSettings } from '../../src/catalog/dependency-plan';
+
+const release = (gate: BreakerGate) => gate.releaseSlot({ permit: {} });
+
+describe('a dependency’s slot gate and what its breaker counts (src/activity-kit/breaker-gate.ts, breakers.ts)', () => {
+  it('hands out one slot until an attempt succeeds, then all; one again after a counted failure', async () => {
+    const gate = new BreakerGate(3);
+    const never = new AbortController().signal;
+    await gate.reserveSlot({}, never);
+    assert.equal(gate.tryReserveSlot(), null, 'untrusted: one at a time');
+    let second = false;
+    const waiting = gate.reserveSlot({}, never).then(() => (second = true));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(second, false);
+    gate.succeeded();
+    await waiting;
+    assert.ok(gate.tryReserveSlot(), 'trusted: up to its concurrency');
+    assert.equal(gate.tryReserveSlot(), null, 'three reserved');
+    gate.failed();
+    release(gate);
+    release(gate);
+    assert.equal(gate.tryReserveSlot(), null, 'after a counted failure: one in flight already');
+    release(gate);
+    assert.ok(gate.tryReserveSlot());
+  });
+
+  it('rejects a waiting reservation with an AbortError when the SDK aborts it', async () => {
+    const gate = new BreakerGate(1);
+    await gate.reserveSlot({}, new AbortController().signal);
+    const controller = new AbortController();
+    const waiting = gate.reserveSlot({}, controller.signal);
+    controller.abort();
+    await assert.rejects(waiting, { name: 'AbortError' });
+    release(gate);
+    assert.ok(gate.tryReserveSlot(), 'the aborted reservation took no slot');
+  });
+
+  it('counts retryable failures of the counted types only: never a non-retryable one, a cancellation or a shutdown', () => {
+    const all = { settings: breakerSettings({ name: 'x' }) };
+    const some = { settings: breakerSettings({ name: 'x', countErrorTypes: ['x:down'] }) };
+    const failure = (type: string, nonRetryable = false) => ApplicationFailure.create({ type, message: 'm', nonRetryable });
+    assert.equal(countsAgainst(all, failure('x:down'), []), true);
+    assert.equal(countsAgainst(all, new Error('boom'), []), true);
+    assert.equal(countsAgainst(all, failure('x:rejected', true), []), false);
+    assert.equal(countsAgainst(all, failure('x:rejected'), ['x:rejected']), false, 'non-retryable by the preset');
+    assert.equal(countsAgainst(all, new CancelledFailure('cancelled'), []), false);
+    assert.equal(countsAgainst(all, failure('jobs:worker-shutdown'), []), false);
+    assert.equal(countsAgainst(some, failure('x:down'), []), true);
+    assert.equal(countsAgainst(some, failure('x:other'), []), false);
+  });
+});
