@@ -17,6 +17,7 @@ import { hostGuard } from './hosts';
 import { notice, page } from './layout';
 import { loginRoutes } from './login';
 import { overviewRoutes } from './overview';
+import { breakerRoutes } from './breakers';
 import { redrivePreviewRoutes } from './redrive-preview-page';
 import { scheduleRoutes } from './schedules-page';
 import { SessionSigner } from './session';
@@ -51,6 +52,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
   app.use(authenticate(deps.config, signer));
   app.route('/', loginRoutes(deps.config, signer));
   app.route('/', overviewRoutes(deps));
+  app.route('/', breakerRoutes(deps));
   app.route('/', jobsListRoutes(deps));
   app.route('/', jobPageRoutes(deps));
   app.route('/', scheduleRoutes(deps));

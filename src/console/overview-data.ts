@@ -8,6 +8,8 @@ import { quoteQueryValue } from '../client/job-list';
 import { taskQueueBacklog, type QueueBacklog } from '../client/task-queue-stats';
 import type { Kysely } from 'kysely';
 import { readOutboxBacklog, type OutboxBacklog } from '../outbox/outbox-backlog';
+import type { BreakerView } from '../client/breakers';
+import { planDependencies } from '../catalog/dependency-plan';
 
 /** One job type's row. */
 export interface TypeOverview {
@@ -45,6 +47,8 @@ export interface Overview {
   throughput: Throughput;
   /** The job outbox of the jobs database: jobs committed and not yet started; undefined without a database, or one without the outbox's table. */
   outbox?: OutboxBacklog;
+  /** Each dependency's circuit breaker. */
+  breakers: BreakerView[];
 }
 
 const bucketMs = 5 * 60_000;
@@ -57,7 +61,7 @@ export async function readOverview(jobs: JobClient, now = new Date(), db?: Kysel
   const count = async (query: string) => (await client.workflow.count(query)).count;
   const definitions = jobs.catalog?.definitions ?? [];
   const hourAgo = new Date(now.getTime() - hourMs).toISOString();
-  const [types, deadLetters, queues, throughput, outbox] = await Promise.all([
+  const [types, deadLetters, queues, throughput, outbox, breakers] = await Promise.all([
     Promise.all(
       definitions.map(async (d) => {
         const base = `JobType = ${quoteQueryValue(d.type)}`;
@@ -71,16 +75,18 @@ export async function readOverview(jobs: JobClient, now = new Date(), db?: Kysel
       }),
     ),
     jobs.deadLetters.counts(),
-    Promise.all([...new Set([jobs.taskQueue, ...definitions.map((d) => taskQueueFor(jobs.taskQueue, d))])].map(async (taskQueue) => ({ taskQueue, sides: await taskQueueBacklog(client, taskQueue) }))),
+    Promise.all([...new Set([jobs.taskQueue, ...definitions.map((d) => taskQueueFor(jobs.taskQueue, d)), ...planDependencies(jobs.taskQueue, definitions).map((d) => d.taskQueue)])].map(async (taskQueue) => ({ taskQueue, sides: await taskQueueBacklog(client, taskQueue) }))),
     readThroughput(count, now),
     // A database not migrated by a worker of this release has no outbox yet: the page leaves it out.
     db ? readOutboxBacklog(db, now).catch(() => undefined) : undefined,
+    jobs.breakers.list(),
   ]);
   return {
     at: now.toISOString(),
     types: types.map((t) => ({ ...t, deadLettered: deadLetters[t.type]?.['dead-lettered'] ?? 0 })),
     queues,
     throughput,
+    breakers,
     ...(outbox ? { outbox } : {}),
   };
 }

@@ -63,4 +63,31 @@ describe('console: the overview (real dev server, Chromium)', function () {
       await context.close();
     }
   });
+
+  it('shows each dependency\'s circuit breaker; an operator holds one open with a reason and closes it, each recorded with their name', async () => {
+    const env: ConsoleTestEnv = t;
+    const { context, page } = await newPage(env.browser);
+    try {
+      page.on('dialog', (d) => void d.accept());
+      await page.goto(env.console.url);
+      const smtp = page.locator('tr[data-breaker="smtp"]');
+      await smtp.waitFor();
+      assert.match((await smtp.textContent()) ?? '', /smtp\s*closed/);
+      await smtp.getByPlaceholder('reason (optional)').fill('relay maintenance');
+      await Promise.all([page.waitForURL((url) => url.pathname === '/'), smtp.getByRole('button', { name: 'Hold open' }).click()]);
+      await page.locator('.notice.ok').filter({ hasText: 'The breaker of smtp is open: relay maintenance' }).waitFor();
+      const held = (await page.locator('tr[data-breaker="smtp"]').textContent()) ?? '';
+      assert.match(held, /open\s*held open by /);
+      assert.match(held, /ordered by an operator: relay maintenance/);
+      const view = await env.jobs.breakers.get('smtp');
+      assert.equal(view.state, 'open');
+      assert.ok(view.forced?.by, 'the operator\'s name is recorded');
+      await Promise.all([page.waitForURL((url) => url.pathname === '/'), page.locator('tr[data-breaker="smtp"]').getByRole('button', { name: 'Close' }).click()]);
+      await page.locator('.notice.ok').filter({ hasText: 'The breaker of smtp is closed' }).waitFor();
+      const changes = (await env.jobs.breakers.get('smtp')).changes.map((c) => `${c.from}→${c.to} by ${c.by ?? '?'}: ${c.why}`);
+      assert.deepEqual(changes.slice(-2).map((c) => c.replace(/ by [^:]+:/, ' by X:')), ['closed→open by X: ordered by an operator: relay maintenance', 'open→closed by X: ordered by an operator: closed in the console']);
+    } finally {
+      await context.close();
+    }
+  });
 });
