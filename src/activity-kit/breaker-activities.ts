@@ -3,10 +3,8 @@
 // of 0 hands out no attempt at all; none removes the limit the breaker set.
 import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+import { setActivityQueueRate } from '../shared/task-queue-rate';
 import { ErrorType } from '../shared/errors';
-
-const { TaskQueueType } = temporal.api.enums.v1;
 
 /** What {@link BreakerActivities.setDependencyRate} sets. */
 export interface DependencyRate {
@@ -26,13 +24,7 @@ export function createBreakerActivities({ client }: { client: Client }): Breaker
   return {
     async setDependencyRate({ taskQueue, rate, reason }) {
       try {
-        await client.workflowService.updateTaskQueueConfig({
-          namespace: client.options.namespace,
-          identity: client.options.identity,
-          taskQueue,
-          taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
-          updateQueueRateLimit: rate === null ? { reason } : { rateLimit: { requestsPerSecond: rate }, reason },
-        });
+        await setActivityQueueRate(client, taskQueue, 'queue', rate ?? undefined, reason);
       } catch (err) {
         // UNIMPLEMENTED: a server before 1.28 has no queue rate to set.
         if (isGrpcServiceError(err) && err.code === 12) {

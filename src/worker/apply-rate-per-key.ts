@@ -1,12 +1,10 @@
 import { isGrpcServiceError, type Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
 import type { QueuePlan } from '../catalog/task-queues';
 import { describeError } from '../shared/errors';
 import { readRatePerKey } from '../client/task-queue-stats';
+import { setActivityQueueRate } from '../shared/task-queue-rate';
 
 export { readRatePerKey };
-
-const { TaskQueueType } = temporal.api.enums.v1;
 
 /** How the reason of a rate this library set begins: a rate without it was set by someone else, and is left alone. */
 export const ratePerKeyReasonPrefix = 'durable-jobs limits.ratePerKey';
@@ -46,13 +44,6 @@ export async function applyRatePerKey(client: Client, plans: readonly QueuePlan[
   }
 }
 
-async function updateRate(client: Client, taskQueue: string, ratePerKey: number | undefined, reason: string): Promise<void> {
-  await client.workflowService.updateTaskQueueConfig({
-    namespace: client.options.namespace,
-    identity: client.options.identity,
-    taskQueue,
-    taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
-    // Without a rate, the update removes the limit.
-    updateFairnessKeyRateLimitDefault: ratePerKey === undefined ? { reason } : { rateLimit: { requestsPerSecond: ratePerKey }, reason },
-  });
+function updateRate(client: Client, taskQueue: string, ratePerKey: number | undefined, reason: string): Promise<void> {
+  return setActivityQueueRate(client, taskQueue, 'per-key', ratePerKey, reason);
 }
