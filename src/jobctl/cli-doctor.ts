@@ -1,4 +1,5 @@
 // `jobctl doctor`: can this deployment run jobs on the Temporal it points at?
+import { planDependencies } from '../catalog/dependency-plan';
 import type { Command } from 'commander';
 import { planQueues } from '../catalog/task-queues';
 import { projectCatalog } from './cli-catalog';
@@ -28,7 +29,8 @@ export function addDoctorCommand(program: Command): void {
         jobs = await JobClient.connect();
         // Every queue the catalog's job types run on; without a catalog, the shared queue alone.
         const catalog = projectCatalog('optional', 'doctor');
-        const taskQueues = catalog ? planQueues(jobs.taskQueue, catalog.definitions).map((p) => p.taskQueue) : [jobs.taskQueue];
+        // A dependency's queue too: with no worker polling it, the steps against it wait.
+        const taskQueues = catalog ? [...planQueues(jobs.taskQueue, catalog.definitions), ...planDependencies(jobs.taskQueue, catalog.definitions)].map((p) => p.taskQueue) : [jobs.taskQueue];
         const flowControl = flowControlUses(catalog?.definitions ?? []);
         report = await runDoctor(jobs.temporal, { address, sharedQueue: jobs.taskQueue, taskQueues, flowControl });
       } catch (err) {
