@@ -57,8 +57,9 @@ export const sendEmailJob = defineJob({
   type: 'send-email',
   workflowType: 'sendEmailWorkflow',
   description: 'Send one email over SMTP, or to the outbox directory when SMTP_URL is unset',
-  // Its own queue, so a flood of slow reports cannot hold the slots emails wait for. A provider's
-  // send rate goes here too, e.g. `rateLimit: 10` (emails per second over all workers).
+  // Its own queue, so a flood of slow reports cannot hold the slots emails wait for. Its step runs
+  // on the smtp dependency's queue: a provider's send rate goes on smtpDependency, e.g. `rate: 10`
+  // (emails per second over all workers).
   queue: { name: 'email', concurrency: 20 },
   presets: {
     send: {

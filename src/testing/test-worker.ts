@@ -82,9 +82,10 @@ export async function createJobTestWorker(env: TestWorkflowEnvironment, bundle: 
       }),
     ),
   );
-  // Each dependency's steps run on its queue, as on the real worker; without its breaker (no reports, no gate).
+  // Each dependency's steps run on its queue, as on the real worker (with `limits`, at its concurrency and rate); without its breaker (no reports, no gate).
   for (const dependency of planDependencies(taskQueue, catalog.definitions)) {
-    workers.push(await Worker.create({ connection: env.nativeConnection, namespace: env.namespace, dataConverter, ...library, ...heartbeatThrottleOption, taskQueue: dependency.taskQueue }));
+    const declared = limits ? { maxConcurrentActivityTaskExecutions: limits.concurrency ?? dependency.concurrency, maxTaskQueueActivitiesPerSecond: dependency.settings.rate } : {};
+    workers.push(await Worker.create({ connection: env.nativeConnection, namespace: env.namespace, dataConverter, ...library, ...heartbeatThrottleOption, taskQueue: dependency.taskQueue, ...declared }));
   }
   return {
     workers,

@@ -9,7 +9,8 @@ import type { SendEmailInput } from '../../src/activities/email';
 import type { ReportPagesInput } from '../../src/activities/reports';
 import { JobClient } from '../../src/client/job-client';
 import { loadConfig } from '../../src/shared/config';
-import { defineCatalog } from '../../src/catalog/catalog';
+import { defineCatalog, type Catalog } from '../../src/catalog/catalog';
+import { presetOf, type ActivityPreset } from '../../src/catalog/define-job';
 import { worker as builtInWorker } from '../../src/app/worker';
 import { createWorker } from '../../src/worker/create-worker';
 import type { TestDb } from '../helpers/db';
@@ -92,29 +93,43 @@ describe('worker task queues: isolation between job types and rate limits', func
     assert.equal(starts.filter((s) => s.type === 'report').length, 6);
   });
 
-  it('holds a declared rate limit over the queue', async () => {
+  /** Runs `n` jobs of the only type of `limited` and checks the server handed their attempts out at `rateLimit` a second. */
+  async function holdsRate(limited: Catalog, type: 'send-email' | 'generate-report', payload: (i: number) => object, rateLimit: number) {
     const taskQueue = uniqueId('rate');
-    const rateLimit = 2;
-    const limited = defineCatalog({ jobs: [{ ...catalog.definition('send-email')!, queue: { name: 'email', concurrency: 20, rateLimit } }], payloads: { 'send-email': catalog.payloads['send-email'] } });
-    const { activities, starts } = instrumented();
+    const { activities, release } = instrumented();
+    // Reports hold their slot until released: here they need not.
+    release();
     const worker = await createTestWorker(env, bundle, { taskQueue, activities, catalog: limited, limits: {} });
     const jobs = new JobClient(env.client, { catalog: limited, taskQueue });
     const n = 8;
-    const emails = await Promise.all(Array.from({ length: n }, (_, i) => jobs.enqueue('send-email', email(`r${i}@example.com`))));
-    await worker.runUntil(Promise.all(emails.map((e) => e.handle.result())));
-    assert.equal(starts.filter((s) => s.type === 'email').length, n);
+    const enqueued = await Promise.all(Array.from({ length: n }, (_, i) => jobs.enqueue(type as never, payload(i) as never)));
+    await worker.runUntil(Promise.all(enqueued.map((e) => e.handle.result())));
     // When the server handed each task out, on its own clock (the time of the attempt's
     // ActivityTaskStarted event): the worker runs an attempt later by however long a loaded machine
     // takes, which once made the first start 400 ms late and put five starts within 888 ms of it.
-    const at = (await Promise.all(emails.map((e) => dispatchedAt(env, e.id)))).sort((a, b) => a - b);
+    const at = (await Promise.all(enqueued.map((e) => dispatchedAt(env, e.id)))).sort((a, b) => a - b);
     // The server hands out at most `rateLimit` tasks a second after a burst of at most `rateLimit`:
     // n starts take at least (n - 2 * rateLimit) / rateLimit seconds, however fast the machine. The
     // 100 ms margin below is the rate limiter's refill granularity, not the machine's speed.
     const spanMs = at.at(-1)! - at[0]!;
-    assert.ok(spanMs >= ((n - 2 * rateLimit) / rateLimit) * 1000, `${n} emails started within ${spanMs} ms at ${rateLimit}/s`);
+    assert.ok(spanMs >= ((n - 2 * rateLimit) / rateLimit) * 1000, `${n} ${type} jobs started within ${spanMs} ms at ${rateLimit}/s`);
     for (let i = 0; i + 2 * rateLimit < at.length; i++) {
       assert.ok(at[i + 2 * rateLimit]! - at[i]! >= 900, `no second holds more than ${2 * rateLimit} starts (starts ${at.map((t) => t - at[0]!).join(', ')} ms)`);
     }
+  }
+
+  it('holds a declared rate limit over a type\'s own queue', async () => {
+    const generateReport = catalog.definition('generate-report')!;
+    const limited = defineCatalog({ jobs: [{ ...generateReport, queue: { name: 'reports', rateLimit: 2 } }], payloads: { 'generate-report': catalog.payloads['generate-report'] } });
+    await holdsRate(limited, 'generate-report', (i) => report(`rate-${i}-${Date.now()}`), 2);
+  });
+
+  it('holds a dependency\'s rate over its queue, for the steps against it (send-email\'s smtp)', async () => {
+    const sendEmail = catalog.definition('send-email')!;
+    const declared = presetOf(sendEmail, 'send');
+    const send: ActivityPreset = { ...declared, dependency: { ...declared.dependency!, rate: 2 } };
+    const limited = defineCatalog({ jobs: [{ ...sendEmail, presets: { send } }], payloads: { 'send-email': catalog.payloads['send-email'] } });
+    await holdsRate(limited, 'send-email', (i) => email(`r${i}@example.com`), 2);
   });
 
   it('runs only the task queues of WORKER_JOB_TYPES, and names an unknown type', async () => {
@@ -124,11 +139,12 @@ describe('worker task queues: isolation between job types and rate limits', func
     const created = await createWorker({ ...builtInWorker, config });
     try {
       assert.deepEqual(created.plans.map((p) => [p.taskQueue, p.types]), [[`${taskQueue}:email`, ['send-email']]]);
+      assert.deepEqual(created.dependencies.map((d) => [d.taskQueue, d.types]), [[`${taskQueue}:dependency:smtp`, ['send-email']]], 'and the queue of the dependency its steps call');
       const jobs = new JobClient(env.client, { catalog, taskQueue });
       const mail = await jobs.enqueue('send-email', email('types@example.com'));
       const sum = await jobs.enqueue('generate-report', report(`${taskQueue}-r`));
-      const [worker] = created.workers;
-      await worker!.runUntil(mail.handle.result());
+      assert.equal(created.workers.length, 2);
+      await Promise.all(created.workers.map((w) => w.runUntil(mail.handle.result())));
       const pending = await jobs.get(sum.id);
       assert.notEqual(pending.status, 'completed', 'no worker serves the shared queue, so the report waits');
       assert.equal(pending.attempts, 0, 'no worker serves the shared queue, so the report waits');
