@@ -8,6 +8,7 @@ import { jobActivityInterceptors } from '../../src/activity-kit/interceptors';
 import { JobClient } from '../../src/client/job-client';
 import { catalog } from '../../src/jobs/catalog';
 import { taskQueueFor } from '../../src/catalog/task-queues';
+import { planDependencies } from '../../src/catalog/dependency-plan';
 import { InvalidOptionError } from '../../src/shared/errors';
 import type { TestDb } from '../helpers/db';
 import { waitFor } from '../helpers/dlq';
@@ -46,13 +47,15 @@ describe('enqueue priority', function () {
     };
     // Workflow tasks first, so every job's attempt waits in the backlog; then one worker slot for attempts.
     const emailQueue = taskQueueFor(taskQueue, catalog.definition('send-email')!);
+    // send-email's step runs on the queue of the dependency it calls (smtp): the attempts wait there.
+    const smtpQueue = planDependencies(taskQueue, catalog.definitions).find((d) => d.name === 'smtp')!.taskQueue;
     const workflows = await Worker.create({ connection: env.nativeConnection, workflowBundle: bundle, taskQueue: emailQueue });
     // The job interceptor tells each attempt its job, as a durable-jobs worker does.
-    const slots = await Worker.create({ connection: env.nativeConnection, taskQueue: emailQueue, activities, interceptors: { activity: [jobActivityInterceptors(catalog)] }, maxConcurrentActivityTaskExecutions: 1 });
+    const slots = await Worker.create({ connection: env.nativeConnection, taskQueue: smtpQueue, activities, interceptors: { activity: [jobActivityInterceptors(catalog)] }, maxConcurrentActivityTaskExecutions: 1 });
     await workflows.runUntil(async () => {
       const all = [...low, ...high];
       // Scheduled in each job's history first, then handed to the matching service: wait for the queue's backlog.
-      const backlog = () => activityBacklog(env, emailQueue);
+      const backlog = () => activityBacklog(env, smtpQueue);
       assert.equal(await waitFor(backlog, (n) => n >= all.length, 60_000), all.length, 'every attempt waits in the backlog');
       await slots.runUntil(Promise.all(all.map((j) => j.handle.result())));
     });
