@@ -1,38 +1,48 @@
 // How many attempts against a dependency this process takes at once: the activity slots of the
-// dependency's task queue, handed out before each poll (the SDK's custom slot supplier). Until an
-// attempt against it has succeeded here, and again after each counted failure, one at a time: a
-// dependency that went down while its queue filled then meets one attempt per worker, not one per
-// slot, before its breaker opens (which stops the server handing out any). Trusted again after a success.
+// dependency's task queue, handed out before each poll (the SDK's custom slot supplier). One at a
+// time unless an attempt against it succeeded here within the trust period (the breaker's window)
+// and none has failed in a counted way since: a dependency that went down while idle, or while its
+// queue filled, then meets one attempt per worker, not one per slot, before its breaker opens (which
+// stops the server handing out any). Trusted again after a success.
 import type { ActivitySlotInfo, CustomSlotSupplier, SlotPermit, SlotReleaseContext } from '@temporalio/worker';
 
 export class BreakerGate implements CustomSlotSupplier<ActivitySlotInfo> {
   readonly type = 'custom' as const;
   private reserved = 0;
-  private trusted = false;
+  /** When the last attempt succeeded (ms), unless one failed in a counted way since. */
+  private lastSuccess: number | undefined;
   private readonly waiting: (() => void)[] = [];
 
-  /** @param concurrency The slots once trusted: the dependency's `concurrency`. */
-  constructor(readonly concurrency: number) {}
+  /**
+   * @param concurrency The slots once trusted: the dependency's `concurrency`.
+   * @param trustMs How long a success keeps every slot open without another: the breaker's window.
+   * @param now The clock (tests).
+   */
+  constructor(
+    readonly concurrency: number,
+    private readonly trustMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  /** Slots it hands out now: all of them once trusted, else one. */
+  /** Slots it hands out now: all of them while trusted, else one. */
   get limit(): number {
-    return this.trusted ? this.concurrency : 1;
+    return this.isTrusted ? this.concurrency : 1;
   }
 
-  /** Whether an attempt succeeded since the last counted failure. */
+  /** Whether an attempt succeeded within the trust period, and none failed in a counted way since. */
   get isTrusted(): boolean {
-    return this.trusted;
+    return this.lastSuccess !== undefined && this.now() - this.lastSuccess < this.trustMs;
   }
 
   /** An attempt succeeded: every slot again. */
   succeeded(): void {
-    this.trusted = true;
+    this.lastSuccess = this.now();
     this.drain();
   }
 
   /** An attempt failed in a way the breaker counts: one slot at a time until the next success. */
   failed(): void {
-    this.trusted = false;
+    this.lastSuccess = undefined;
   }
 
   reserveSlot(_ctx: unknown, abortSignal: AbortSignal): Promise<SlotPermit> {

@@ -6,7 +6,7 @@
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { BreakerReport, BreakerView } from '../catalog/breaker-state';
-import { readBreaker, sendToBreaker } from '../catalog/breaker-calls';
+import { readBreaker, sendToBreaker, startBreaker } from '../catalog/breaker-calls';
 import type { DependencyPlan } from '../catalog/dependency-plan';
 import { ErrorType, describeError } from '../shared/errors';
 import { BreakerGate } from './breaker-gate';
@@ -58,7 +58,8 @@ export class DependencyBreakers {
   gate(name: string): BreakerGate {
     let gate = this.gates.get(name);
     if (!gate) {
-      gate = new BreakerGate(this.byName.get(name)?.concurrency ?? 100);
+      const plan = this.byName.get(name);
+      gate = new BreakerGate(plan?.concurrency ?? 100, plan?.settings.windowMs ?? 30_000);
       this.gates.set(name, gate);
     }
     return gate;
@@ -81,7 +82,19 @@ export class DependencyBreakers {
   async failed(name: string, failure: unknown, jobId: string): Promise<void> {
     this.gate(name).failed();
     const errorType = failure instanceof ApplicationFailure ? (failure.type ?? undefined) : failure instanceof Error ? failure.name : undefined;
-    await this.report(name, { outcome: 'failure', jobId, errorType, message: describeError(failure) });
+    await this.report(name, { outcome: 'failure', jobId, errorType, message: describeError(failure), at: Date.now() });
+  }
+
+  /**
+   * Starts each dependency's breaker if it is not running (at worker start), so that the first
+   * failures find it running instead of waiting for its first workflow task. Best effort.
+   */
+  async ensureRunning(): Promise<void> {
+    await Promise.all(
+      this.plans.map((plan) =>
+        startBreaker(this.client, this.sharedQueue, plan).catch((err: unknown) => this.log?.warn('breaker:start-failed', { dependency: plan.name, error: describeError(err) })),
+      ),
+    );
   }
 
   /** What this worker last read of a breaker (at most {@link viewTtlMs} old); undefined when it cannot be read. */

@@ -3,7 +3,7 @@
 // report or an order is an update that starts the breaker if it is not running yet.
 import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { jobProtocolMemo } from '../shared/job-protocol';
-import { newBreaker, type BreakerInput, type BreakerOrder, type BreakerReport, type BreakerView } from './breaker-state';
+import { neverRan, type BreakerInput, type BreakerOrder, type BreakerReport, type BreakerView } from './breaker-state';
 import { breakerId, breakerMemoKey, breakerUpdateNames, breakerWorkflowType } from './dependency';
 import type { DependencyPlan } from './dependency-plan';
 
@@ -16,19 +16,25 @@ export async function readBreaker(client: Client, sharedQueue: string, plan: Pic
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;
   }
-  return newBreaker(plan.name, plan.settings, Date.now()).view;
+  return neverRan(plan.name);
+}
+
+type PlanOf = Pick<DependencyPlan, 'name' | 'taskQueue' | 'settings'>;
+
+/** How a breaker is started: on the shared queue, once (a running one is used). */
+function startOptions(sharedQueue: string, plan: PlanOf) {
+  const input: BreakerInput = { dependency: plan.name, taskQueue: plan.taskQueue, settings: plan.settings };
+  return { workflowId: breakerId(sharedQueue, plan.name), taskQueue: sharedQueue, args: [input] as [BreakerInput], workflowIdConflictPolicy: 'USE_EXISTING' as const, memo: jobProtocolMemo() };
+}
+
+/** Starts a dependency's breaker unless it runs. */
+export async function startBreaker(client: Client, sharedQueue: string, plan: PlanOf): Promise<void> {
+  await client.workflow.start(breakerWorkflowType, startOptions(sharedQueue, plan));
 }
 
 /** Sends a report or an order to a dependency's breaker, starting it if needed; resolves to its view after it. */
-export function sendToBreaker(client: Client, sharedQueue: string, plan: Pick<DependencyPlan, 'name' | 'taskQueue' | 'settings'>, message: { report: BreakerReport } | { order: BreakerOrder }): Promise<BreakerView> {
-  const input: BreakerInput = { dependency: plan.name, taskQueue: plan.taskQueue, settings: plan.settings };
-  const start = new WithStartWorkflowOperation(breakerWorkflowType, {
-    workflowId: breakerId(sharedQueue, plan.name),
-    taskQueue: sharedQueue,
-    args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    memo: jobProtocolMemo(),
-  });
+export function sendToBreaker(client: Client, sharedQueue: string, plan: PlanOf, message: { report: BreakerReport } | { order: BreakerOrder }): Promise<BreakerView> {
+  const start = new WithStartWorkflowOperation(breakerWorkflowType, startOptions(sharedQueue, plan));
   const [name, arg] = 'report' in message ? [breakerUpdateNames.report, message.report] : [breakerUpdateNames.force, message.order];
   return client.workflow.executeUpdateWithStart<(input: BreakerInput) => Promise<void>, BreakerView, [unknown]>(name, { args: [arg], startWorkflowOperation: start });
 }

@@ -43,6 +43,8 @@ export interface BreakerReport {
   errorType?: string;
   message?: string;
   jobId?: string;
+  /** When the attempt failed (ms since the epoch, the worker's clock): a report that arrives later than {@link staleReportMs} is not counted. */
+  at?: number;
   /** The reporting worker's settings of the dependency: the breaker follows the newest. */
   settings: BreakerSettings;
 }
@@ -77,6 +79,13 @@ export interface BreakerInput {
   appliedRate?: number | null;
 }
 
+/**
+ * How old a failure report may be when the breaker gets it and still count: reports arrive within
+ * milliseconds, unless no worker ran the breaker then (they wait on the server, and must not open it
+ * against a dependency that has recovered since).
+ */
+export const staleReportMs = 10_000;
+
 /** Changes a breaker keeps in its view. */
 const keptChanges = 20;
 
@@ -87,19 +96,25 @@ export function newBreaker(dependency: string, settings: BreakerSettings, now: n
   return { view: { dependency, state: 'closed', since: new Date(now).toISOString(), why: 'never opened', opened: 0, changes: [] }, failures: [], probing: false, settings };
 }
 
+/** The view of a breaker that never ran: closed, since no particular time. */
+export function neverRan(dependency: string): BreakerView {
+  return { dependency, state: 'closed', since: '', why: 'never opened', opened: 0, changes: [] };
+}
+
 function change(m: BreakerMachine, to: BreakerStateName, why: string, now: number, by?: string): void {
   const at = new Date(now).toISOString();
   const { view } = m;
   view.changes = [...view.changes, { at, from: view.state, to, why, ...(by ? { by } : {}) }].slice(-keptChanges);
+  // An order that keeps the state (open while open) is recorded, but the state is as old as it was.
+  if (view.state !== to || !view.since) view.since = at;
+  if (to === 'open' && view.state !== 'open') view.opened += 1;
   view.state = to;
-  view.since = at;
   view.why = why;
   m.probing = false;
   m.failures = [];
   delete view.probeAt;
   delete view.coolDownMs;
   if (to !== 'open') delete view.forced;
-  if (to === 'open') view.opened += 1;
 }
 
 function open(m: BreakerMachine, why: string, coolDownMs: number, now: number): void {
@@ -121,6 +136,8 @@ export function applyReport(m: BreakerMachine, report: BreakerReport, now: numbe
       change(m, 'closed', `a probe succeeded${report.jobId ? ` (job ${report.jobId})` : ''}`, now);
       delete m.lastCoolDownMs;
     }
+  } else if (report.at !== undefined && now - report.at > staleReportMs) {
+    // Stale: what the dependency did then says nothing of now.
   } else if (view.state === 'closed') {
     m.failures = [...m.failures.filter((at) => at > now - settings.windowMs), now];
     if (m.failures.length >= settings.failures) open(m, `${m.failures.length} failures within ${Math.round(settings.windowMs / 1000)}s, the last ${describe(report)}`, settings.coolDownMs, now);

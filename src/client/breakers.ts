@@ -4,7 +4,21 @@ import { readBreaker, sendToBreaker } from '../catalog/breaker-calls';
 import type { Catalog } from '../catalog/catalog';
 import { breakerId, breakerWorkflowType, dependencyNamePattern, dependencyQueue } from '../catalog/dependency';
 import { breakerSettings, planDependencies, type DependencyPlan } from '../catalog/dependency-plan';
-import { InvalidOptionError } from '../shared/errors';
+import { ErrorType, InvalidOptionError, JobsError } from '../shared/errors';
+import { temporal } from '@temporalio/proto';
+import { optionalTsToMs } from '../shared/sdk-internals';
+
+const { TaskQueueKind, TaskQueueType } = temporal.api.enums.v1;
+
+/** A worker that polled the shared queue this recently runs the breakers. */
+const livePollMs = 20_000;
+
+/** No worker polls the shared queue: an order would wait on the server and apply whenever one comes. */
+export class BreakerNoWorkerError extends JobsError {
+  constructor(taskQueue: string, detail: string) {
+    super(ErrorType.BreakerNoWorker, `${detail} on the shared task queue ${taskQueue}, which runs the breakers: nothing was changed; start a worker that serves it (jobctl doctor says which) and order again`);
+  }
+}
 import { quoteQueryValue } from './job-list';
 
 export type { BreakerView };
@@ -45,17 +59,26 @@ export class JobBreakers {
    * failures forgotten). Resolves to the breaker after the order.
    */
   async order(dependency: string, state: 'open' | 'closed', options: { by?: string; reason?: string } = {}): Promise<BreakerView> {
+    const text: { by?: string; reason?: string } = {};
     for (const key of ['by', 'reason'] as const) {
       const value = options[key];
-      if (value !== undefined && (typeof value !== 'string' || value.length === 0 || value.length > maxOrderText)) {
-        throw new InvalidOptionError([{ path: key, message: `must be 1 to ${maxOrderText} characters` }]);
+      if (value === undefined) continue;
+      const trimmed = typeof value === 'string' ? value.trim() : '';
+      // Shown on terminals and pages as one line: a line break or a control character could fake another.
+      if (trimmed.length === 0 || [...trimmed].length > maxOrderText || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(trimmed)) {
+        throw new InvalidOptionError([{ path: key, message: `must be 1 to ${maxOrderText} characters on one line, got ${JSON.stringify(value)?.slice(0, 60)}` }]);
       }
+      text[key] = trimmed;
     }
     const plan = this.plan(dependency);
+    await this.refuseWithoutWorker();
     let timer: NodeJS.Timeout | undefined;
-    const order = sendToBreaker(this.client, this.taskQueue, plan, { order: { state, ...options } });
+    const order = sendToBreaker(this.client, this.taskQueue, plan, { order: { state, ...text } });
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the breaker of ${dependency} did not take the order within ${orderTimeoutMs / 1000}s: no worker serves the shared task queue ${this.taskQueue}, which runs the breakers (start one, then order again)`)), orderTimeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`the breaker of ${dependency} did not take the order within ${orderTimeoutMs / 1000}s although a worker polled the shared task queue ${this.taskQueue} lately: the server holds the order and applies it when that worker runs the breaker (a server restart first drops it); see jobctl breakers before ordering again`)),
+        orderTimeoutMs,
+      );
     });
     order.catch(() => undefined);
     try {
@@ -63,6 +86,17 @@ export class JobBreakers {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Refuses an order when no worker polled the shared queue's workflow side lately: it would wait on the server. */
+  private async refuseWithoutWorker(): Promise<void> {
+    const { pollers } = await this.client.workflowService.describeTaskQueue({
+      namespace: this.client.options.namespace,
+      taskQueue: { name: this.taskQueue, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+      taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+    });
+    const last = Math.max(0, ...(pollers ?? []).map((p) => optionalTsToMs(p.lastAccessTime) ?? 0));
+    if (Date.now() - last > livePollMs) throw new BreakerNoWorkerError(this.taskQueue, last === 0 ? 'no worker polls' : `no worker has polled for ${Math.round((Date.now() - last) / 1000)} s`);
   }
 
   /** The plan of a dependency: the catalog's, or without a catalog its defaults (the breaker keeps the settings its workers report). */

@@ -3,7 +3,7 @@
 // operator's name in the breaker's changes (as `jobctl breaker` records JOBCTL_USER).
 import { Hono } from 'hono';
 import { html } from 'hono/html';
-import type { BreakerView } from '../client/breakers';
+import { BreakerNoWorkerError, type BreakerView } from '../client/breakers';
 import { InvalidOptionError, describeError } from '../shared/errors';
 import { requireRole } from './auth';
 import type { ConsoleDeps, ConsoleEnv } from './context';
@@ -14,9 +14,13 @@ import type { ConsoleUser } from './users';
 /** Longest note kept with an order. */
 const maxNoteLength = 200;
 
-function orderForm(view: BreakerView, csrf: string): Markup {
-  const to = view.state === 'closed' ? 'open' : 'close';
-  const noteId = `breaker-note-${view.dependency}`;
+function orderForms(view: BreakerView, csrf: string): Markup {
+  const orders = [...(view.forced ? [] : (['open'] as const)), ...(view.state === 'closed' ? [] : (['close'] as const))];
+  return html`<div class="actions">${orders.map((to) => orderForm(view, to, csrf))}</div>`;
+}
+
+function orderForm(view: BreakerView, to: 'open' | 'close', csrf: string): Markup {
+  const noteId = `breaker-note-${to}-${view.dependency}`;
   return actionForm(
     `/breakers/${encodeURIComponent(view.dependency)}/${to}`,
     csrf,
@@ -36,7 +40,7 @@ export function breakersSection(views: readonly BreakerView[], user: ConsoleUser
     const last = v.changes.at(-1);
     return html`<tr data-breaker="${v.dependency}"${v.state === 'closed' ? '' : html` class="warn"`}><th scope="row">${v.dependency}</th>
 <td><span class="status status-${v.state}">${v.state}</span>${v.forced ? html`<br><span class="meta">held open by ${v.forced.by ?? 'an operator'}</span>` : v.probeAt ? html`<br><span class="meta">probe at ${time(v.probeAt)}</span>` : ''}</td>
-<td>${time(v.since)}</td><td>${v.why}</td><td>${last ? html`${last.from} → ${last.to}${last.by ? ` by ${last.by}` : ''}, ${time(last.at)}` : '–'}</td>${operator ? html`<td>${orderForm(v, csrf)}</td>` : ''}</tr>`;
+<td>${time(v.since)}</td><td>${v.why}</td><td>${last ? html`${last.from} → ${last.to}${last.by ? ` by ${last.by}` : ''}, ${time(last.at)}` : '–'}</td>${operator ? html`<td>${orderForms(v, csrf)}</td>` : ''}</tr>`;
   })}</tbody></table>
 </section>`;
 }
@@ -48,13 +52,13 @@ export function breakerRoutes({ jobs, config }: ConsoleDeps): Hono<ConsoleEnv> {
     app.post(`/breakers/:dependency/${path}`, requireRole('operator'), async (c) => {
       const dependency = c.req.param('dependency');
       const field = (await c.req.parseBody()).note;
-      const reason = typeof field === 'string' && field.trim() ? field.trim().slice(0, maxNoteLength) : `${state === 'open' ? 'held open' : 'closed'} in the console`;
+      const reason = typeof field === 'string' && field.trim() ? field : `${state === 'open' ? 'held open' : 'closed'} in the console`;
       try {
         const view = await jobs.breakers.order(dependency, state, { by: c.get('session').user.name, reason });
-        return redirectWithNotice(c, '/', 'ok', `The breaker of ${dependency} is ${view.state}: ${reason} (${c.get('session').user.name})`, config.secureCookies);
+        return redirectWithNotice(c, '/', 'ok', `The breaker of ${dependency} is ${view.state}: ${view.why} (${c.get('session').user.name})`, config.secureCookies);
       } catch (err) {
-        if (err instanceof InvalidOptionError) return redirectWithNotice(c, '/', 'error', `Nothing done: ${describeError(err)}`, config.secureCookies);
-        throw err;
+        // Refused (bad input, no worker), or not taken in time: said on the page, as every action's outcome.
+        return redirectWithNotice(c, '/', 'error', `${err instanceof InvalidOptionError || err instanceof BreakerNoWorkerError ? 'Nothing done: ' : ''}${describeError(err)}`, config.secureCookies);
       }
     });
   }

@@ -75,7 +75,11 @@ export async function readOverview(jobs: JobClient, now = new Date(), db?: Kysel
       }),
     ),
     jobs.deadLetters.counts(),
-    Promise.all([...new Set([jobs.taskQueue, ...definitions.map((d) => taskQueueFor(jobs.taskQueue, d)), ...planDependencies(jobs.taskQueue, definitions).map((d) => d.taskQueue)])].map(async (taskQueue) => ({ taskQueue, sides: await taskQueueBacklog(client, taskQueue) }))),
+    Promise.all([
+      ...[...new Set([jobs.taskQueue, ...definitions.map((d) => taskQueueFor(jobs.taskQueue, d))])].map(async (taskQueue) => ({ taskQueue, sides: await taskQueueBacklog(client, taskQueue) })),
+      // A dependency's queue runs activities only: its workflow side is not shown.
+      ...planDependencies(jobs.taskQueue, definitions).map(async ({ taskQueue }) => ({ taskQueue, sides: (await taskQueueBacklog(client, taskQueue)).filter((s) => s.queueType === 'activity') })),
+    ]),
     readThroughput(count, now),
     // A database not migrated by a worker of this release has no outbox yet: the page leaves it out.
     db ? readOutboxBacklog(db, now).catch(() => undefined) : undefined,

@@ -64,6 +64,8 @@ export const ErrorType = {
   DlqBusy: 'jobs:dlq-busy',
   /** No worker answers on the DLQ's task queue: a redrive or discard needs one, and changed nothing. */
   DlqNoWorker: 'jobs:dlq-no-worker',
+  /** No worker polls the shared task queue, which runs the breakers: an order to one changed nothing. */
+  BreakerNoWorker: 'jobs:breaker-no-worker',
   /** A payload is encrypted with a key ID that is not configured (ENCRYPTION_KEYS / ENCRYPTION_KEY_FILE). */
   CodecUnknownKey: 'jobs:codec-unknown-key',
   /** An encrypted payload does not decrypt with its key: wrong key material, or the bytes were altered. */

@@ -152,6 +152,8 @@ export async function createWorker<S extends PayloadSchemas, DB>(options: Create
     const given = typeof options.activities === 'function' ? await options.activities({ db, client, config, logger: Runtime.instance().logger } as ActivityContext<DB>) : (options.activities ?? {});
     const dependencies = planDependencies(config.taskQueue, options.catalog.definitions.filter((d) => served.includes(d.type))).map((p) => (options.concurrency ? { ...p, concurrency: options.concurrency } : p));
     const breakers = new DependencyBreakers(client, config.taskQueue, dependencies, Runtime.instance().logger);
+    // Running before the first failure: its first report then finds it on a worker, not starting.
+    await breakers.ensureRunning();
     const library = libraryWorkerOptions(given, { client, taskQueue: config.taskQueue, catalog: options.catalog, tracing, breakers });
     // Bundled once for all the queues' workers.
     // The library's workflows are added to the team's module (workflow-entry.ts).

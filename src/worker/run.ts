@@ -52,7 +52,7 @@ export async function runWorker<S extends PayloadSchemas, DB>(options: RunWorker
       if (extra.length > 0) logger.warn({ taskQueue: plan.taskQueue, types: extra, why: 'job types on one task queue are served together' }, 'worker:extra-types');
     }
     for (const d of dependencies) {
-      logger.info({ taskQueue: d.taskQueue, dependency: d.name, types: d.types, concurrency: d.concurrency, rateLimit: d.settings.rate, breaker: { failures: d.settings.failures, windowMs: d.settings.windowMs, coolDownMs: d.settings.coolDownMs } }, 'worker:started');
+      logger.info({ taskQueue: d.taskQueue, dependency: d.name, types: d.types, concurrency: d.concurrency, rateLimit: d.settings.rate, breaker: { failures: d.settings.failures, windowMs: d.settings.windowMs, coolDownMs: d.settings.coolDownMs, maxCoolDownMs: d.settings.maxCoolDownMs } }, 'worker:started');
     }
     // Every job type's queue, served here or not: a queue nobody serves is the backlog to see.
     const allPlans = planQueues(config.taskQueue, options.catalog.definitions);

@@ -8,7 +8,7 @@ const release = (gate: BreakerGate) => gate.releaseSlot({ permit: {} });
 
 describe('a dependency’s slot gate and what its breaker counts (src/activity-kit/breaker-gate.ts, breakers.ts)', () => {
   it('hands out one slot until an attempt succeeds, then all; one again after a counted failure', async () => {
-    const gate = new BreakerGate(3);
+    const gate = new BreakerGate(3, 30_000);
     const never = new AbortController().signal;
     await gate.reserveSlot({}, never);
     assert.equal(gate.tryReserveSlot(), null, 'untrusted: one at a time');
@@ -28,8 +28,21 @@ describe('a dependency’s slot gate and what its breaker counts (src/activity-k
     assert.ok(gate.tryReserveSlot());
   });
 
+  it('trusts a success for the breaker window only: a dependency idle since meets one attempt at a time again', () => {
+    let now = 0;
+    const gate = new BreakerGate(5, 30_000, () => now);
+    gate.succeeded();
+    assert.equal(gate.limit, 5);
+    now = 29_999;
+    assert.equal(gate.limit, 5);
+    now = 30_000;
+    assert.equal(gate.limit, 1, 'idle for the window: untrusted');
+    gate.succeeded();
+    assert.equal(gate.limit, 5);
+  });
+
   it('rejects a waiting reservation with an AbortError when the SDK aborts it', async () => {
-    const gate = new BreakerGate(1);
+    const gate = new BreakerGate(1, 30_000);
     await gate.reserveSlot({}, new AbortController().signal);
     const controller = new AbortController();
     const waiting = gate.reserveSlot({}, controller.signal);

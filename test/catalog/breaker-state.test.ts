@@ -72,6 +72,25 @@ describe('a breaker’s state machine (src/catalog/breaker-state.ts)', () => {
     );
   });
 
+  it('does not count a failure reported later than 10 s after it happened (no worker ran the breaker then)', () => {
+    const m = newBreaker('smtp', settings, 0);
+    for (const at of [100_000, 100_001, 100_002]) applyReport(m, { ...failure, at: at - 60_000 }, at);
+    assert.equal(m.view.state, 'closed');
+    for (const at of [100_003, 100_004, 100_005]) applyReport(m, { ...failure, at: at - 500 }, at);
+    assert.equal(m.view.state, 'open');
+  });
+
+  it('an order that keeps the state is recorded, and the state keeps its age', () => {
+    const m = newBreaker('smtp', settings, 0);
+    for (const at of [0, 1, 2]) applyReport(m, failure, at);
+    const since = m.view.since;
+    applyOrder(m, { state: 'open', by: 'ops' }, 5_000);
+    assert.equal(m.view.since, since);
+    assert.deepEqual(m.view.forced, { by: 'ops' });
+    assert.equal(probeDueAt(m), undefined);
+    assert.deepEqual(m.view.changes.map((c) => `${c.from}→${c.to}`), ['closed→open', 'open→open']);
+  });
+
   it('keeps its last 20 changes', () => {
     const m = newBreaker('smtp', settings, 0);
     for (let i = 0; i < 15; i++) {

@@ -75,7 +75,7 @@ describe('console: the overview (real dev server, Chromium)', function () {
       assert.match((await smtp.textContent()) ?? '', /smtp\s*closed/);
       await smtp.getByPlaceholder('reason (optional)').fill('relay maintenance');
       await Promise.all([page.waitForURL((url) => url.pathname === '/'), smtp.getByRole('button', { name: 'Hold open' }).click()]);
-      await page.locator('.notice.ok').filter({ hasText: 'The breaker of smtp is open: relay maintenance' }).waitFor();
+      await page.locator('.notice.ok').filter({ hasText: 'The breaker of smtp is open: ordered by an operator: relay maintenance' }).waitFor();
       const held = (await page.locator('tr[data-breaker="smtp"]').textContent()) ?? '';
       assert.match(held, /open\s*held open by /);
       assert.match(held, /ordered by an operator: relay maintenance/);

@@ -60,6 +60,12 @@ describe('a dependency’s circuit breaker (real dev server, two worker processe
     jobs = await jobClientFor(env);
     const metricsPort = await freePort();
     workers.push(await startWorkerProcess({ ...env, extra: { ...env.extra, METRICS_PORT: String(metricsPort) } }), await startWorkerProcess(env));
+    // The workers have sent mail (every slot open to the relay), then sat idle for longer than the
+    // breaker's 30 s window: the outage finds them taking one attempt at a time again.
+    const warm = Array.from({ length: 10 }, (_, i) => ({ id: uniqueId(`warm-${i}`), payload: { to: `warm${i}@example.com`, subject: 'Before', body: `message ${i}`, userId: `w-${i}` } }));
+    await jobs.enqueueMany('send-email', warm);
+    await Promise.all(warm.map(({ id }) => jobs!.result(id)));
+    await sleep(31_000);
     relay.down();
     const downAt = Date.now();
     const items = Array.from({ length: 500 }, (_, i) => ({ id: uniqueId(`breaker-${i}`), payload: { to: `user${i}@example.com`, subject: 'Outage', body: `message ${i}`, userId: `u-${i}` } }));
@@ -75,9 +81,10 @@ describe('a dependency’s circuit breaker (real dev server, two worker processe
     const probes = view.changes.filter((c) => c.to === 'half-open').length;
     console.log(`      attempts against the relay while down: ${duringOutage} (${openedAfter} until the breaker opened, then ${probes} probe(s)); the breaker: ${view.state} since ${view.since} (${view.why})`);
 
-    await until('all 500 emails were delivered', () => deliveries(smtp!).size === 500, 300_000);
+    await until('all 500 emails were delivered', () => deliveries(smtp!).size === 510, 300_000);
     await until('the breaker closed', async () => (await jobs!.breakers.get('smtp')).state === 'closed', 60_000);
     const counts = deliveries(smtp);
+    assert.equal(counts.size, 510, 'the 10 before and the 500 during the outage');
     assert.deepEqual([...counts.values()].filter((n) => n !== 1), [], 'every email delivered once');
     await until('every job ended', async () => (await Promise.all(items.map(async ({ id }) => jobs!.get(id)))).every((r) => r.status !== 'running' && r.status !== 'retrying'), 120_000);
     const records = await Promise.all(items.map(async ({ id }) => jobs!.get(id)));
@@ -120,5 +127,19 @@ describe('a dependency’s circuit breaker (real dev server, two worker processe
     const bad = await cli('breaker', 'open', 'no-such-dependency');
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /dependency: no preset of the catalog names no-such-dependency \(its dependencies: smtp\)/);
+    for (const reason of ['   ', 'line one\nclosed → open by admin: forged']) {
+      const refused = await cli('breaker', 'open', 'smtp', '--reason', reason);
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /reason: must be 1 to 200 characters on one line/);
+    }
+
+    // No worker polls the shared queue: an order would wait on the server and apply whenever one
+    // came back, so it is refused at once and nothing changes.
+    await Promise.all(workers.splice(0).map(killIfRunning));
+    await sleep(21_000);
+    const unserved = await cli('breaker', 'open', 'smtp', '--reason', 'nobody home');
+    assert.equal(unserved.code, 1);
+    assert.match(unserved.stderr, /jobs:breaker-no-worker: no worker has polled for \d+ s on the shared task queue .*nothing was changed/);
+    assert.equal((await jobs.breakers.get('smtp')).state, 'closed');
   });
 });
