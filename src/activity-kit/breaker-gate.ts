@@ -9,6 +9,8 @@ import type { ActivitySlotInfo, CustomSlotSupplier, SlotPermit, SlotReleaseConte
 export class BreakerGate implements CustomSlotSupplier<ActivitySlotInfo> {
   readonly type = 'custom' as const;
   private reserved = 0;
+  /** Failure reports the breaker has not answered yet: while any is out, no new slot. */
+  private held = 0;
   /** When the last attempt succeeded (ms), unless one failed in a counted way since. */
   private lastSuccess: number | undefined;
   private readonly waiting: (() => void)[] = [];
@@ -24,9 +26,26 @@ export class BreakerGate implements CustomSlotSupplier<ActivitySlotInfo> {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Slots it hands out now: all of them while trusted, else one. */
+  /** Slots it hands out now: none while a failure report is unanswered, all of them while trusted, else one. */
   get limit(): number {
+    if (this.held > 0) return 0;
     return this.isTrusted ? this.concurrency : 1;
+  }
+
+  /**
+   * Hands out no new slot until the breaker has answered this failure's report (or `capMs` has
+   * passed): each worker's next attempt then waits until the breaker has counted the last, however
+   * slowly a busy worker runs the breaker's workflow task, so the breaker opens on its threshold.
+   */
+  holdUntilAnswered(report: Promise<unknown>, capMs: number): void {
+    this.held += 1;
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<void>((resolve) => (timer = setTimeout(resolve, capMs)));
+    void Promise.race([report.then(() => undefined, () => undefined), cap]).then(() => {
+      clearTimeout(timer);
+      this.held -= 1;
+      this.drain();
+    });
   }
 
   /** Whether an attempt succeeded within the trust period, and none failed in a counted way since. */

@@ -15,6 +15,8 @@ import { BreakerGate } from './breaker-gate';
 const viewTtlMs = 1000;
 /** How long an attempt waits, at most, for its report to reach the breaker before it ends anyway. */
 const reportTimeoutMs = 5000;
+/** How long a worker takes no new attempt against a dependency, at most, while the breaker has not answered a failure's report. */
+const failureHoldMs = 30_000;
 
 interface Log {
   warn(message: string, meta?: Record<string, unknown>): void;
@@ -117,7 +119,9 @@ export class DependencyBreakers {
     const plan = this.byName.get(name);
     if (!plan) return;
     try {
-      const view = await bounded(sendToBreaker(this.client, this.sharedQueue, plan, { report: { ...report, settings: plan.settings } }), reportTimeoutMs);
+      const sent = sendToBreaker(this.client, this.sharedQueue, plan, { report: { ...report, settings: plan.settings } });
+      if (report.outcome === 'failure') this.gate(name).holdUntilAnswered(sent, failureHoldMs);
+      const view = await bounded(sent, reportTimeoutMs);
       this.views.set(name, { at: Date.now(), view: Promise.resolve(view) });
     } catch (err) {
       this.log?.warn('breaker:report-failed', { dependency: name, outcome: report.outcome, error: describeError(err) });

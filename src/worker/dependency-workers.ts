@@ -7,12 +7,12 @@ import type { DependencyPlan } from '../catalog/dependency-plan';
  * the dependency's gate (one at a time until an attempt succeeds), its rate enforced by the server
  * over all workers. Its breaker sets the queue's rate too while open (src/workflow-kit/breaker.ts).
  */
-export function dependencyWorkerOptions(plan: DependencyPlan, gate: BreakerGate): Pick<WorkerOptions, 'taskQueue' | 'tuner' | 'maxTaskQueueActivitiesPerSecond' | 'maxConcurrentActivityTaskPolls'> {
+export function dependencyWorkerOptions(plan: DependencyPlan, gate: BreakerGate): Pick<WorkerOptions, 'taskQueue' | 'tuner' | 'maxTaskQueueActivitiesPerSecond' | 'activityTaskPollerBehavior'> {
   return {
     taskQueue: plan.taskQueue,
     // Each poll holds a slot it reserved while trusted: two bound what a worker takes at once when
     // work arrives after the gate has closed to one (a poll returns one task; two keep up with a backlog).
-    maxConcurrentActivityTaskPolls: 2,
+    activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 2 },
     tuner: {
       activityTaskSlotSupplier: gate,
       // No workflow runs on a dependency's queue; the SDK asks for these all the same.

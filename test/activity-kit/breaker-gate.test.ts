@@ -41,6 +41,21 @@ describe('a dependency’s slot gate and what its breaker counts (src/activity-k
     assert.equal(gate.limit, 5);
   });
 
+  it('hands out no new slot while a failure report is unanswered, then goes on', async () => {
+    const gate = new BreakerGate(2, 30_000);
+    let answer!: () => void;
+    gate.holdUntilAnswered(new Promise<void>((resolve) => (answer = resolve)), 60_000);
+    assert.equal(gate.tryReserveSlot(), null, 'held');
+    answer();
+    await new Promise((r) => setImmediate(r));
+    assert.ok(gate.tryReserveSlot(), 'answered: one slot again');
+    release(gate);
+    gate.holdUntilAnswered(new Promise<void>(() => {}), 20);
+    assert.equal(gate.tryReserveSlot(), null, 'a report the breaker never answers holds');
+    await new Promise((r) => setTimeout(r, 40));
+    assert.ok(gate.tryReserveSlot(), 'for its cap at most');
+  });
+
   it('rejects a waiting reservation with an AbortError when the SDK aborts it', async () => {
     const gate = new BreakerGate(1, 30_000);
     await gate.reserveSlot({}, new AbortController().signal);
