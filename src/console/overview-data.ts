@@ -8,7 +8,6 @@ import { quoteQueryValue } from '../client/job-list';
 import { taskQueueBacklog, type QueueBacklog } from '../client/task-queue-stats';
 import type { Kysely } from 'kysely';
 import { readOutboxBacklog, type OutboxBacklog } from '../outbox/outbox-backlog';
-import type { BreakerView } from '../client/breakers';
 import { planDependencies } from '../catalog/dependency-plan';
 
 /** One job type's row. */
@@ -47,8 +46,6 @@ export interface Overview {
   throughput: Throughput;
   /** The job outbox of the jobs database: jobs committed and not yet started; undefined without a database, or one without the outbox's table. */
   outbox?: OutboxBacklog;
-  /** Each dependency's circuit breaker. */
-  breakers: BreakerView[];
 }
 
 const bucketMs = 5 * 60_000;
@@ -61,7 +58,7 @@ export async function readOverview(jobs: JobClient, now = new Date(), db?: Kysel
   const count = async (query: string) => (await client.workflow.count(query)).count;
   const definitions = jobs.catalog?.definitions ?? [];
   const hourAgo = new Date(now.getTime() - hourMs).toISOString();
-  const [types, deadLetters, queues, throughput, outbox, breakers] = await Promise.all([
+  const [types, deadLetters, queues, throughput, outbox] = await Promise.all([
     Promise.all(
       definitions.map(async (d) => {
         const base = `JobType = ${quoteQueryValue(d.type)}`;
@@ -83,14 +80,12 @@ export async function readOverview(jobs: JobClient, now = new Date(), db?: Kysel
     readThroughput(count, now),
     // A database not migrated by a worker of this release has no outbox yet: the page leaves it out.
     db ? readOutboxBacklog(db, now).catch(() => undefined) : undefined,
-    jobs.breakers.list(),
   ]);
   return {
     at: now.toISOString(),
     types: types.map((t) => ({ ...t, deadLettered: deadLetters[t.type]?.['dead-lettered'] ?? 0 })),
     queues,
     throughput,
-    breakers,
     ...(outbox ? { outbox } : {}),
   };
 }

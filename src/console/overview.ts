@@ -8,12 +8,13 @@ import { live, page, time } from './layout';
 import { readOverview, type Overview } from './overview-data';
 import type { OutboxBacklog } from '../outbox/outbox-backlog';
 import { breakersSection } from './breakers';
+import type { BreakerView } from '../client/breakers';
 import type { ConsoleUser } from './users';
 import { takeNotice } from './notices';
 
 const cacheMs = 3000;
 
-function overviewBody(o: Overview, user: ConsoleUser, csrf: string) {
+function overviewBody(o: Overview, breakers: readonly BreakerView[], user: ConsoleUser, csrf: string) {
   const rate = (failed: number, completed: number) => (failed + completed === 0 ? '–' : `${((100 * failed) / (failed + completed)).toFixed(1)}%`);
   return html`
 <section aria-labelledby="types-h"><h2 id="types-h">Job types</h2>
@@ -28,7 +29,7 @@ function overviewBody(o: Overview, user: ConsoleUser, csrf: string) {
 <table><thead><tr><th scope="col">Task queue</th><th scope="col">Side</th><th scope="col">Backlog</th><th scope="col">Oldest waiting</th><th scope="col">Workers polling</th></tr></thead>
 <tbody>${o.queues.flatMap((q) => q.sides.map((s) => html`<tr${s.pollers === 0 ? html` class="warn"` : ''}><th scope="row">${q.taskQueue}</th><td>${s.queueType}</td><td>${s.count}</td><td>${s.count > 0 ? `${s.ageSeconds.toFixed(1)} s` : '–'}</td><td>${s.pollers === 0 ? 'none' : s.pollers}</td></tr>`))}</tbody></table>
 </section>
-${breakersSection(o.breakers, user, csrf)}
+${breakersSection(breakers, user, csrf)}
 ${o.outbox ? outboxSection(o.outbox) : ''}
 <section aria-labelledby="hour-h"><h2 id="hour-h">The last hour</h2>
 <table class="compact"><caption>Runs closed per 5 minutes</caption><thead><tr><th scope="col">From (UTC)</th>${o.throughput.at.map((t) => html`<th scope="col">${new Date(t * 1000).toISOString().slice(11, 16)}</th>`)}</tr></thead>
@@ -61,12 +62,13 @@ export function overviewRoutes({ jobs, db }: ConsoleDeps): Hono<ConsoleEnv> {
     return cached.value;
   };
   app.get('/', async (c) => {
-    const o = await overview();
+    // The breakers are read on each request (one describe each), not cached: an order's redirect shows it.
+    const [o, breakers] = await Promise.all([overview(), jobs.breakers.list()]);
     const { user, csrf } = c.get('session');
     const charts = html`<section aria-labelledby="charts-h"><h2 id="charts-h">Throughput and failure rate</h2>
 <div class="charts"><figure><div class="chart" data-chart="throughput" data-src="/overview/throughput.json" role="img" aria-label="Jobs completed and failed per 5 minutes over the last hour"></div><figcaption>Completed and failed per 5 minutes</figcaption></figure>
 <figure><div class="chart" data-chart="failure-rate" data-src="/overview/throughput.json" role="img" aria-label="Failure rate per 5 minutes over the last hour"></div><figcaption>Failure rate</figcaption></figure></div></section>`;
-    const region = live('overview-live', '/', overviewBody(o, user, csrf));
+    const region = live('overview-live', '/', overviewBody(o, breakers, user, csrf));
     if (c.req.header('hx-request') !== undefined) return c.html(region);
     return c.html(page(frameOf(c, 'Overview', 'overview'), html`${takeNotice(c)}${charts}${region}`));
   });
