@@ -10,9 +10,10 @@ import type { DependencyPlan } from '../catalog/dependency-plan';
 export function dependencyWorkerOptions(plan: DependencyPlan, gate: BreakerGate): Pick<WorkerOptions, 'taskQueue' | 'tuner' | 'maxTaskQueueActivitiesPerSecond' | 'activityTaskPollerBehavior'> {
   return {
     taskQueue: plan.taskQueue,
-    // Each poll holds a slot it reserved while trusted: two bound what a worker takes at once when
-    // work arrives after the gate has closed to one (a poll returns one task; two keep up with a backlog).
-    activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 2 },
+    // Each poll holds a slot it reserved, maybe while trusted: one poller bounds what a worker takes
+    // at once when work arrives after the gate has closed to one (a poll returns one task, and the
+    // next poll follows at once: a local server hands out hundreds a second that way).
+    activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 1 },
     tuner: {
       activityTaskSlotSupplier: gate,
       // No workflow runs on a dependency's queue; the SDK asks for these all the same.
