@@ -9,6 +9,7 @@ import type { BreakerReport, BreakerView } from '../catalog/breaker-state';
 import { readBreaker, sendToBreaker, startBreaker } from '../catalog/breaker-calls';
 import type { DependencyPlan } from '../catalog/dependency-plan';
 import { ErrorType, describeError } from '../shared/errors';
+import { bounded } from '../shared/bounded';
 import { BreakerGate } from './breaker-gate';
 
 /** How long a worker trusts what it last read of a breaker, in ms. */
@@ -25,7 +26,7 @@ interface Log {
 /** A failure the breaker of a dependency counts: retryable, and of a type it counts. */
 export function countsAgainst(plan: Pick<DependencyPlan, 'settings'>, failure: unknown, nonRetryableTypes: readonly string[]): boolean {
   if (failure instanceof CancelledFailure) return false;
-  const type = failure instanceof ApplicationFailure ? (failure.type ?? undefined) : failure instanceof Error ? failure.name : undefined;
+  const type = failureType(failure);
   if (failure instanceof ApplicationFailure && failure.nonRetryable) return false;
   if (type !== undefined && nonRetryableTypes.includes(type)) return false;
   if (type === ErrorType.WorkerShutdown || type === ErrorType.MissingConfig) return false;
@@ -83,8 +84,7 @@ export class DependencyBreakers {
   /** After an attempt failed in a way the breaker counts. */
   async failed(name: string, failure: unknown, jobId: string): Promise<void> {
     this.gate(name).failed();
-    const errorType = failure instanceof ApplicationFailure ? (failure.type ?? undefined) : failure instanceof Error ? failure.name : undefined;
-    await this.report(name, { outcome: 'failure', jobId, errorType, message: describeError(failure), at: Date.now() });
+    await this.report(name, { outcome: 'failure', jobId, errorType: failureType(failure), message: describeError(failure), at: Date.now() });
   }
 
   /**
@@ -106,7 +106,7 @@ export class DependencyBreakers {
     const hit = this.views.get(name);
     const now = Date.now();
     if (hit && now - hit.at < viewTtlMs) return hit.view;
-    const view = bounded(readBreaker(this.client, this.sharedQueue, plan), reportTimeoutMs).catch((err: unknown) => {
+    const view = bounded(readBreaker(this.client, this.sharedQueue, plan), reportTimeoutMs, noAnswer).catch((err: unknown) => {
       this.log?.warn('breaker:read-failed', { dependency: name, error: describeError(err) });
       this.views.delete(name);
       return undefined;
@@ -121,7 +121,7 @@ export class DependencyBreakers {
     try {
       const sent = sendToBreaker(this.client, this.sharedQueue, plan, { report: { ...report, settings: plan.settings } });
       if (report.outcome === 'failure') this.gate(name).holdUntilAnswered(sent, failureHoldMs);
-      const view = await bounded(sent, reportTimeoutMs);
+      const view = await bounded(sent, reportTimeoutMs, noAnswer);
       this.views.set(name, { at: Date.now(), view: Promise.resolve(view) });
     } catch (err) {
       this.log?.warn('breaker:report-failed', { dependency: name, outcome: report.outcome, error: describeError(err) });
@@ -129,10 +129,11 @@ export class DependencyBreakers {
   }
 }
 
-/** `promise`, or a rejection after `ms`. */
-function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms (is a worker serving the shared task queue?)`)), ms)));
-  promise.catch(() => undefined);
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+/** What a read or report that got no answer in time says. */
+const noAnswer = `no answer within ${reportTimeoutMs} ms (is a worker serving the shared task queue?)`;
+
+/** The error type a failed attempt reports: its ApplicationFailure type, else its class name. */
+function failureType(failure: unknown): string | undefined {
+  if (failure instanceof ApplicationFailure) return failure.type ?? undefined;
+  return failure instanceof Error ? failure.name : undefined;
 }

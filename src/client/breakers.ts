@@ -7,6 +7,7 @@ import { breakerSettings, planDependencies, type DependencyPlan } from '../catal
 import { ErrorType, InvalidOptionError, JobsError } from '../shared/errors';
 import { temporal } from '@temporalio/proto';
 import { optionalTsToMs } from '../shared/sdk-internals';
+import { bounded } from '../shared/bounded';
 
 const { TaskQueueKind, TaskQueueType } = temporal.api.enums.v1;
 
@@ -72,20 +73,11 @@ export class JobBreakers {
     }
     const plan = this.plan(dependency);
     await this.refuseWithoutWorker();
-    let timer: NodeJS.Timeout | undefined;
-    const order = sendToBreaker(this.client, this.taskQueue, plan, { order: { state, ...text } });
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`the breaker of ${dependency} did not take the order within ${orderTimeoutMs / 1000}s although a worker polled the shared task queue ${this.taskQueue} lately: the server holds the order and applies it when that worker runs the breaker (a server restart first drops it); see jobctl breakers before ordering again`)),
-        orderTimeoutMs,
-      );
-    });
-    order.catch(() => undefined);
-    try {
-      return await Promise.race([order, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return bounded(
+      sendToBreaker(this.client, this.taskQueue, plan, { order: { state, ...text } }),
+      orderTimeoutMs,
+      `the breaker of ${dependency} did not take the order within ${orderTimeoutMs / 1000}s although a worker polled the shared task queue ${this.taskQueue} lately: the server holds the order and applies it when that worker runs the breaker (a server restart first drops it); see jobctl breakers before ordering again`,
+    );
   }
 
   /** Refuses an order when no worker polled the shared queue's workflow side lately: it would wait on the server. */
