@@ -1,10 +1,12 @@
 // How many attempts against a dependency this process takes at once: the activity slots of the
 // dependency's task queue, handed out before each poll (the SDK's custom slot supplier). One at a
 // time unless an attempt against it succeeded here within the trust period (the breaker's window)
-// and none has failed in a counted way since: a dependency that went down while idle, or while its
-// queue filled, then meets one attempt per worker, not one per slot, before its breaker opens (which
-// stops the server handing out any). Trusted again after a success.
+// and none has failed in a counted way since, and the breaker, as last read, is closed and counts no
+// failure: a dependency that went down while idle, or while its queue filled, then meets one attempt
+// per worker, not one per slot, and those ask the breaker for their turn (src/activity-kit/breakers.ts)
+// until it opens (which stops the server handing out any). Trusted again after a success.
 import type { ActivitySlotInfo, CustomSlotSupplier, SlotPermit, SlotReleaseContext } from '@temporalio/worker';
+import type { BreakerView } from '../catalog/breaker-state';
 
 export class BreakerGate implements CustomSlotSupplier<ActivitySlotInfo> {
   readonly type = 'custom' as const;
@@ -13,6 +15,8 @@ export class BreakerGate implements CustomSlotSupplier<ActivitySlotInfo> {
   private held = 0;
   /** When the last attempt succeeded (ms), unless one failed in a counted way since. */
   private lastSuccess: number | undefined;
+  /** Whether the breaker, as last read, is not closed or counts a failure: attempts then take turns across the fleet. */
+  private wary = false;
   private readonly waiting: (() => void)[] = [];
 
   /**
@@ -26,10 +30,16 @@ export class BreakerGate implements CustomSlotSupplier<ActivitySlotInfo> {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Slots it hands out now: none while a failure report is unanswered, all of them while trusted, else one. */
+  /** Slots it hands out now: none while a failure report is unanswered, all of them while trusted and the breaker is at ease, else one. */
   get limit(): number {
     if (this.held > 0) return 0;
-    return this.isTrusted ? this.concurrency : 1;
+    return this.isTrusted && !this.wary ? this.concurrency : 1;
+  }
+
+  /** What the worker last read of the breaker. */
+  observe(view: Pick<BreakerView, 'state' | 'suspect'>): void {
+    this.wary = view.state !== 'closed' || view.suspect === true;
+    this.drain();
   }
 
   /**

@@ -1,12 +1,15 @@
 // A worker's side of its dependencies' breakers: the slot gate of each dependency's queue, what it
-// last read of each breaker, and the reports its attempts send (src/catalog/breaker-calls.ts). A
-// counted failure is always reported; a success only while the breaker is not closed (the probe's,
-// or one that ran as it opened), so a healthy dependency costs no call per attempt. Best effort: a
-// report or read that fails is logged and the attempt ends as it would have.
+// last read of each breaker, the admissions its attempts ask for and the reports they send
+// (src/catalog/breaker-calls.ts). While a breaker is closed and counts no failure, an attempt asks
+// nothing and only a counted failure is reported, so a healthy dependency costs no call per
+// attempt; after a counted failure, or while half-open, each attempt asks the breaker for its turn
+// and reports how it ended (src/catalog/breaker-admission.ts). Best effort: a read, an admission or
+// a report that fails is logged and the attempt goes on as it would have without a breaker.
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type { BreakerAdmission } from '../catalog/breaker-admission';
 import type { BreakerReport, BreakerView } from '../catalog/breaker-state';
-import { readBreaker, sendToBreaker, startBreaker } from '../catalog/breaker-calls';
+import { askBreaker, readBreaker, sendToBreaker, startBreaker } from '../catalog/breaker-calls';
 import type { DependencyPlan } from '../catalog/dependency-plan';
 import { ErrorType, describeError } from '../shared/errors';
 import { bounded } from '../shared/bounded';
@@ -29,9 +32,20 @@ export function countsAgainst(plan: Pick<DependencyPlan, 'settings'>, failure: u
   const type = failureType(failure);
   if (failure instanceof ApplicationFailure && failure.nonRetryable) return false;
   if (type !== undefined && nonRetryableTypes.includes(type)) return false;
-  if (type === ErrorType.WorkerShutdown || type === ErrorType.MissingConfig) return false;
+  if (type === ErrorType.WorkerShutdown || type === ErrorType.MissingConfig || type === ErrorType.BreakerOpen) return false;
   const counted = plan.settings.countErrorTypes;
   return counted === undefined || (type !== undefined && counted.includes(type));
+}
+
+/** An attempt's standing with its dependency's breaker: admitted (the breaker waits for its report), or free to run. */
+export interface BreakerTurn {
+  admitted: boolean;
+}
+
+/** How long an attempt may wait for its turn, and how long the turn lasts without its report (ms). */
+export interface TurnLimits {
+  waitMs: number;
+  leaseMs: number;
 }
 
 export class DependencyBreakers {
@@ -68,23 +82,51 @@ export class DependencyBreakers {
     return gate;
   }
 
-  /** Before an attempt: while the breaker is not closed, this attempt is its probe, and says so. */
-  async starting(name: string, jobId: string): Promise<void> {
+  /**
+   * Before an attempt: while its breaker is closed and counts no failure, it begins at once; else
+   * it asks the breaker for its turn and waits (one attempt at a time across the fleet, the probe
+   * while half-open, none while open) for at most `limits.waitMs`, then throws `jobs:breaker-open`
+   * (it never called the dependency). `cancelled` ends the wait (the job was cancelled).
+   */
+  async begin(name: string, jobId: string, limits: TurnLimits, cancelled?: Promise<never>): Promise<BreakerTurn> {
+    const plan = this.byName.get(name);
     const view = await this.view(name);
-    if (view && view.state !== 'closed') await this.report(name, { outcome: 'probe', jobId });
+    if (!plan || !view || (view.state === 'closed' && !view.suspect)) return { admitted: false };
+    const asked = askBreaker(this.client, this.sharedQueue, plan, { jobId, ...limits });
+    let answer: BreakerAdmission;
+    try {
+      answer = await bounded(cancelled ? Promise.race([asked, cancelled]) : asked, limits.waitMs + 1000, `no turn within ${limits.waitMs + 1000} ms (is a worker serving the shared task queue?)`);
+    } catch (err) {
+      // A turn given after the attempt stopped waiting is handed back, not held until its lease ends.
+      void asked.then((late) => (late.admitted ? this.report(name, { outcome: 'release', jobId }) : undefined), () => undefined);
+      if (err instanceof CancelledFailure) throw err;
+      this.log?.warn('breaker:admit-failed', { dependency: name, error: describeError(err) });
+      return { admitted: false };
+    }
+    this.remember(name, answer.view);
+    if (!answer.admitted) {
+      const { state, why } = answer.view;
+      throw ApplicationFailure.create({ type: ErrorType.BreakerOpen, message: `the ${name} breaker stayed ${state} (${why}) for the ${Math.round(limits.waitMs / 1000)} s this attempt could wait; it did not call ${name}` });
+    }
+    return { admitted: true };
   }
 
   /** After an attempt succeeded. */
-  async succeeded(name: string, jobId: string): Promise<void> {
+  async succeeded(name: string, jobId: string, turn: BreakerTurn): Promise<void> {
     this.gate(name).succeeded();
-    const view = await this.view(name);
-    if (view && view.state !== 'closed') await this.report(name, { outcome: 'success', jobId });
+    const view = turn.admitted ? undefined : await this.view(name);
+    if (turn.admitted || (view && (view.state !== 'closed' || view.suspect))) await this.report(name, { outcome: 'success', jobId });
   }
 
   /** After an attempt failed in a way the breaker counts. */
   async failed(name: string, failure: unknown, jobId: string): Promise<void> {
     this.gate(name).failed();
     await this.report(name, { outcome: 'failure', jobId, errorType: failureType(failure), message: describeError(failure), at: Date.now() });
+  }
+
+  /** After an admitted attempt ended in neither (a job's own error, a cancellation): its turn is handed back. */
+  async ended(name: string, jobId: string, turn: BreakerTurn): Promise<void> {
+    if (turn.admitted) await this.report(name, { outcome: 'release', jobId });
   }
 
   /**
@@ -106,13 +148,25 @@ export class DependencyBreakers {
     const hit = this.views.get(name);
     const now = Date.now();
     if (hit && now - hit.at < viewTtlMs) return hit.view;
-    const view = bounded(readBreaker(this.client, this.sharedQueue, plan), reportTimeoutMs, noAnswer).catch((err: unknown) => {
-      this.log?.warn('breaker:read-failed', { dependency: name, error: describeError(err) });
-      this.views.delete(name);
-      return undefined;
-    });
+    const view = bounded(readBreaker(this.client, this.sharedQueue, plan), reportTimeoutMs, noAnswer).then(
+      (read) => {
+        this.gate(name).observe(read);
+        return read;
+      },
+      (err: unknown) => {
+        this.log?.warn('breaker:read-failed', { dependency: name, error: describeError(err) });
+        this.views.delete(name);
+        return undefined;
+      },
+    );
     this.views.set(name, { at: now, view });
     return view;
+  }
+
+  /** Keeps a breaker's view as the breaker answered it. */
+  private remember(name: string, view: BreakerView): void {
+    this.views.set(name, { at: Date.now(), view: Promise.resolve(view) });
+    this.gate(name).observe(view);
   }
 
   private async report(name: string, report: Omit<BreakerReport, 'settings'>): Promise<void> {
@@ -121,8 +175,7 @@ export class DependencyBreakers {
     try {
       const sent = sendToBreaker(this.client, this.sharedQueue, plan, { report: { ...report, settings: plan.settings } });
       if (report.outcome === 'failure') this.gate(name).holdUntilAnswered(sent, failureHoldMs);
-      const view = await bounded(sent, reportTimeoutMs, noAnswer);
-      this.views.set(name, { at: Date.now(), view: Promise.resolve(view) });
+      this.remember(name, await bounded(sent, reportTimeoutMs, noAnswer));
     } catch (err) {
       this.log?.warn('breaker:report-failed', { dependency: name, outcome: report.outcome, error: describeError(err) });
     }

@@ -16,7 +16,8 @@ import { readJobHeader } from '../shared/job-header';
 import { isLibraryActivity } from '../shared/library-activities';
 import { legacyExecution, recordJobAttempt, type JobAttempt } from './job-attempt';
 import { attemptFailure, logAttempt, scheduledByWrapper } from './retry-schedule';
-import { countsAgainst, type DependencyBreakers } from './breakers';
+import { countsAgainst, type BreakerTurn, type DependencyBreakers } from './breakers';
+import { takeTurn } from './breaker-turn';
 import { presetOf } from '../catalog/define-job';
 
 /** How long an attempt waits, at most, to learn how its predecessor ended before it gets on with its work. */
@@ -64,12 +65,13 @@ function attemptInterceptors(ctx: Context, definition: JobDefinition, taskQueue:
       // After the diagnosis: the attempt's line names how its predecessor ended (previousAttempt).
       if (job.preset !== undefined) logAttempt(ctx, definition, job.preset);
       const dependency = breakers && job.preset !== undefined ? presetOf(definition, job.preset).dependency?.name : undefined;
-      if (dependency) await breakers!.starting(dependency, job.jobId);
+      let turn: BreakerTurn = { admitted: false };
       const stopKeepAlive = keepAlive(ctx);
       try {
+        if (dependency) turn = await takeTurn(ctx, breakers!, dependency, job.jobId);
         const result = await next(input);
         recordAttempts(ctx, jobType, 'completed');
-        if (dependency) await breakers!.succeeded(dependency, job.jobId);
+        if (dependency) await breakers!.succeeded(dependency, job.jobId, turn);
         return result;
       } catch (err) {
         // A sensitive value the message quotes (a source echoing the token it refused) is masked
@@ -85,6 +87,7 @@ function attemptInterceptors(ctx: Context, definition: JobDefinition, taskQueue:
           count(ctx, jobMetrics.attemptFailed, jobType, { error_type: errorTypeOf(failure) });
           const plan = dependency ? breakers!.plan(dependency) : undefined;
           if (plan && countsAgainst(plan, failure, presetOf(definition, job.preset!).nonRetryableErrorTypes ?? [])) await breakers!.failed(plan.name, failure, job.jobId);
+          else if (dependency) await breakers!.ended(dependency, job.jobId, turn);
           if (isLastAttempt(ctx, failure)) recordAttempts(ctx, jobType, 'failed');
           else if (taskQueue !== undefined) await pauseRetryIfTypePaused(ctx, taskQueue, jobType);
         }

@@ -1,8 +1,10 @@
 // Reading a dependency's breaker and sending it reports and orders, from a worker, jobctl or the
 // console. The view is the breaker workflow's memo, read with one describe (no worker needed); a
-// report or an order is an update that starts the breaker if it is not running yet.
+// report, an order or an attempt's request for admission is an update that starts the breaker if it
+// is not running yet.
 import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { jobProtocolMemo } from '../shared/job-protocol';
+import type { BreakerAdmission, BreakerAdmitRequest } from './breaker-admission';
 import { neverRan, type BreakerInput, type BreakerOrder, type BreakerReport, type BreakerView } from './breaker-state';
 import { breakerId, breakerMemoKey, breakerUpdateNames, breakerWorkflowType } from './dependency';
 import type { DependencyPlan } from './dependency-plan';
@@ -34,7 +36,16 @@ export async function startBreaker(client: Client, sharedQueue: string, plan: Pl
 
 /** Sends a report or an order to a dependency's breaker, starting it if needed; resolves to its view after it. */
 export function sendToBreaker(client: Client, sharedQueue: string, plan: PlanOf, message: { report: BreakerReport } | { order: BreakerOrder }): Promise<BreakerView> {
-  const start = new WithStartWorkflowOperation(breakerWorkflowType, startOptions(sharedQueue, plan));
   const [name, arg] = 'report' in message ? [breakerUpdateNames.report, message.report] : [breakerUpdateNames.force, message.order];
-  return client.workflow.executeUpdateWithStart<(input: BreakerInput) => Promise<void>, BreakerView, [unknown]>(name, { args: [arg], startWorkflowOperation: start });
+  return updateWithStart<BreakerView>(client, sharedQueue, plan, name, arg);
+}
+
+/** Asks a dependency's breaker to let an attempt begin; resolves once it may, or its wait ran out. */
+export function askBreaker(client: Client, sharedQueue: string, plan: PlanOf, request: BreakerAdmitRequest): Promise<BreakerAdmission> {
+  return updateWithStart<BreakerAdmission>(client, sharedQueue, plan, breakerUpdateNames.admit, request);
+}
+
+function updateWithStart<R>(client: Client, sharedQueue: string, plan: PlanOf, name: string, arg: unknown): Promise<R> {
+  const start = new WithStartWorkflowOperation(breakerWorkflowType, startOptions(sharedQueue, plan));
+  return client.workflow.executeUpdateWithStart<(input: BreakerInput) => Promise<void>, R, [unknown]>(name, { args: [arg], startWorkflowOperation: start });
 }

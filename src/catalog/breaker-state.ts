@@ -24,6 +24,12 @@ export interface BreakerView {
   since: string;
   /** Why: the failures that opened it, the probe's outcome, or the operator's reason. */
   why: string;
+  /**
+   * Set while closed after a counted failure with no success since: attempts then begin one at a
+   * time across the fleet, each admitted by the breaker (src/catalog/breaker-admission.ts), so that
+   * it counts each failure before the next attempt and opens on its threshold.
+   */
+  suspect?: true;
   /** Set while an operator holds it open: no probe runs until an operator closes it. */
   forced?: { by?: string; reason?: string };
   /** When the next probe is due, while open (ISO 8601). */
@@ -38,8 +44,11 @@ export interface BreakerView {
 
 /** What a worker tells a breaker of one attempt against its dependency. */
 export interface BreakerReport {
-  /** `failure`: counted; `success`: sent while the breaker is not closed; `probe`: an attempt began while half-open. */
-  outcome: 'failure' | 'success' | 'probe';
+  /**
+   * `failure`: counted; `success`: sent by an admitted attempt, or while the breaker is not closed
+   * or suspect; `release`: an admitted attempt ended with neither (a job's own error, a cancellation).
+   */
+  outcome: 'failure' | 'success' | 'release';
   errorType?: string;
   message?: string;
   jobId?: string;
@@ -61,8 +70,10 @@ export interface BreakerMachine {
   view: BreakerView;
   /** Times (ms) of the counted failures within the window, while closed. */
   failures: number[];
-  /** True once the half-open breaker's probe began: no other attempt may start. */
+  /** True once the half-open breaker admitted its probe: no other attempt may start. */
   probing: boolean;
+  /** The attempt admitted while suspect or half-open, until it reports or its lease ends (ms). */
+  admitted?: { jobId: string; until: number };
   /** The cool-down before the probe now due or running: a failed probe doubles it. */
   lastCoolDownMs?: number;
   settings: BreakerSettings;
@@ -112,6 +123,8 @@ function change(m: BreakerMachine, to: BreakerStateName, why: string, now: numbe
   view.why = why;
   m.probing = false;
   m.failures = [];
+  delete m.admitted;
+  delete view.suspect;
   delete view.probeAt;
   delete view.coolDownMs;
   if (to !== 'open') delete view.forced;
@@ -129,17 +142,21 @@ const describe = (r: BreakerReport) => [r.errorType, r.message?.slice(0, 300)].f
 export function applyReport(m: BreakerMachine, report: BreakerReport, now: number): BreakerStateName {
   m.settings = report.settings;
   const { view, settings } = m;
-  if (report.outcome === 'probe') {
-    if (view.state === 'half-open') m.probing = true;
+  const wasAdmitted = report.jobId !== undefined && m.admitted?.jobId === report.jobId;
+  if (wasAdmitted) delete m.admitted;
+  if (report.outcome === 'release') {
+    // The probe ended without a verdict: the next attempt is the probe.
+    if (view.state === 'half-open' && wasAdmitted) m.probing = false;
   } else if (report.outcome === 'success') {
     if (view.state === 'half-open') {
       change(m, 'closed', `a probe succeeded${report.jobId ? ` (job ${report.jobId})` : ''}`, now);
       delete m.lastCoolDownMs;
-    }
+    } else if (view.state === 'closed') delete view.suspect;
   } else if (report.at !== undefined && now - report.at > staleReportMs) {
     // Stale: what the dependency did then says nothing of now.
   } else if (view.state === 'closed') {
     m.failures = [...m.failures.filter((at) => at > now - settings.windowMs), now];
+    view.suspect = true;
     if (m.failures.length >= settings.failures) open(m, `${m.failures.length} failures within ${Math.round(settings.windowMs / 1000)}s, the last ${describe(report)}`, settings.coolDownMs, now);
   } else if (view.state === 'half-open') {
     const coolDownMs = Math.min(2 * (m.lastCoolDownMs ?? settings.coolDownMs), settings.maxCoolDownMs);
@@ -173,9 +190,13 @@ export function startProbe(m: BreakerMachine, now: number): void {
   m.lastCoolDownMs = coolDownMs;
 }
 
-/** The rate the server should hand attempts out at: 0 stops them; undefined is the dependency's own (or none). */
-export function wantedRate(m: BreakerMachine): number | undefined {
+/**
+ * The rate the server should hand attempts out at: 0 stops them; undefined is the dependency's own
+ * (or none). `waiting`: attempts already handed out that wait for the breaker's admission (the
+ * first is the probe, so the server hands out no other).
+ */
+export function wantedRate(m: BreakerMachine, waiting = 0): number | undefined {
   if (m.view.state === 'open') return 0;
-  if (m.view.state === 'half-open') return m.probing ? 0 : probeRate;
+  if (m.view.state === 'half-open') return m.probing || waiting > 0 ? 0 : probeRate;
   return m.settings.rate;
 }

@@ -75,7 +75,7 @@ export const breakerWorkflowType = 'dependencyBreakerWorkflow';
 export const breakerMemoKey = 'breaker';
 
 /** Update names of a breaker. Stored contracts. */
-export const breakerUpdateNames = { report: 'breakerReport', force: 'breakerForce' } as const;
+export const breakerUpdateNames = { report: 'breakerReport', force: 'breakerForce', admit: 'breakerAdmit' } as const;
 
 /** The deployment's shared queue, from the task queue a job of this definition runs on. */
 export function sharedQueueOf(jobQueue: string, queueName: string | undefined): string {

@@ -39,7 +39,7 @@ export function breakersSection(views: readonly BreakerView[], user: ConsoleUser
 <tbody>${views.map((v) => {
     const last = v.changes.at(-1);
     return html`<tr data-breaker="${v.dependency}"${v.state === 'closed' ? '' : html` class="warn"`}><th scope="row">${v.dependency}</th>
-<td><span class="status status-${v.state}">${v.state}</span>${v.forced ? html`<br><span class="meta">held open by ${v.forced.by ?? 'an operator'}</span>` : v.probeAt ? html`<br><span class="meta">probe at ${time(v.probeAt)}</span>` : ''}</td>
+<td><span class="status status-${v.state}">${v.state}</span>${v.forced ? html`<br><span class="meta">held open by ${v.forced.by ?? 'an operator'}</span>` : v.probeAt ? html`<br><span class="meta">probe at ${time(v.probeAt)}</span>` : v.suspect ? html`<br><span class="meta">a failure is counted: attempts take turns</span>` : ''}</td>
 <td>${time(v.since)}</td><td>${v.why}</td><td>${last ? html`${last.from} → ${last.to}${last.by ? ` by ${last.by}` : ''}, ${time(last.at)}` : '–'}</td>${operator ? html`<td>${orderForms(v, csrf)}</td>` : ''}</tr>`;
   })}</tbody></table>
 </section>`;

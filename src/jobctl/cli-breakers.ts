@@ -8,7 +8,8 @@ import { jobctlUser, withClient } from './cli-support';
 /** One breaker as a line: its state, since when, why, and when its probe is due. */
 export function breakerLine(view: BreakerView): string {
   const probe = view.forced ? `held open by ${view.forced.by ?? 'an operator'}` : view.probeAt ? `probe at ${view.probeAt}` : undefined;
-  return sanitizeForTerminal([`${view.dependency}: ${view.state}${view.since ? ` since ${view.since}` : ''}`, view.why, probe].filter(Boolean).join(' — '));
+  const turns = view.suspect ? 'a failure is counted: attempts take turns until one succeeds' : undefined;
+  return sanitizeForTerminal([`${view.dependency}: ${view.state}${view.since ? ` since ${view.since}` : ''}`, view.why, probe, turns].filter(Boolean).join(' — '));
 }
 
 /** Adds `breakers` and `breaker open|close` to jobctl. */

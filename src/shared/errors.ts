@@ -50,6 +50,12 @@ export const ErrorType = {
   MissingConfig: 'jobs:missing-config',
   /** The worker stopped (its shutdown grace time ran out) before the attempt finished: retried, on another worker. */
   WorkerShutdown: 'jobs:worker-shutdown',
+  /**
+   * The attempt was handed out before its dependency's breaker opened and waited for it to let it
+   * begin for as long as its own timeout allowed; it never called the dependency. Retried on the
+   * step's schedule (it uses a retry: Temporal counts every attempt), and not counted by the breaker.
+   */
+  BreakerOpen: 'jobs:breaker-open',
   /** A job ID is in use by a job with a different payload. */
   IdConflict: 'jobs:id-conflict',
   /** No dead-letter entry has that job ID. */

@@ -1,20 +1,21 @@
 // The breaker of one dependency: a long-lived workflow on the shared queue that counts the failures
 // workers report (an update, so the reporting worker learns the state at once), opens, probes and
-// closes (src/catalog/breaker-state.ts), and holds the dependency's task queue to its state on the
+// closes (src/catalog/breaker-state.ts), admits attempts one at a time while a failure is counted
+// or a probe is due (src/catalog/breaker-admission.ts), and holds the dependency's task queue to its state on the
 // Temporal server: while open the server hands out no attempt against it, to any worker, so none
 // starts and none uses up a retry. Its view is its memo, which jobctl reads with no worker up.
 import { allHandlersFinished, condition, defineQuery, defineUpdate, log, setHandler, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import type { BreakerActivities } from '../activity-kit/breaker-activities';
+import { admission, admit, expireLease, leaseEndsAt, type BreakerAdmission, type BreakerAdmitRequest } from '../catalog/breaker-admission';
 import { applyOrder, applyReport, newBreaker, probeDueAt, startProbe, wantedRate, type BreakerInput, type BreakerMachine, type BreakerOrder, type BreakerReport, type BreakerView } from '../catalog/breaker-state';
 import { breakerMemoKey, breakerUpdateNames } from '../catalog/dependency';
 import { continueAsNewUnderCurrentProtocol, libraryActivities } from './library-activity-calls';
 
 export const breakerReportUpdate = defineUpdate<BreakerView, [BreakerReport]>(breakerUpdateNames.report);
 export const breakerForceUpdate = defineUpdate<BreakerView, [BreakerOrder]>(breakerUpdateNames.force);
+export const breakerAdmitUpdate = defineUpdate<BreakerAdmission, [BreakerAdmitRequest]>(breakerUpdateNames.admit);
 export const breakerViewQuery = defineQuery<BreakerView>('breakerView');
 
-/** How long a probe that began may go without a report before it counts as failed (its worker died). */
-const probeReportLimitMs = 5 * 60_000;
 /** History length at which the breaker continues as new. */
 const continueAfterEvents = 2_000;
 
@@ -27,14 +28,15 @@ export async function dependencyBreakerWorkflow(input: BreakerInput): Promise<vo
   const m = input.machine ?? newBreaker(input.dependency, input.settings, Date.now());
   let applied: number | null | undefined = input.appliedRate;
   let changed = true;
-  let probeBegan: number | undefined;
+  /** Attempts waiting for their admission. */
+  let waiting = 0;
+  const wanted = () => wantedRate(m, waiting) ?? null;
   // Each answers once the server holds the queue to the new state: a worker told `open`, or an
   // operator whose order returned, can count on no attempt starting.
-  const enforced = () => condition(() => applied === wantedOrNull(m));
+  const enforced = () => condition(() => applied === wanted());
   setHandler(breakerReportUpdate, async (report) => {
     const before = m.view.state;
     applyReport(m, report, Date.now());
-    if (report.outcome === 'probe' && m.probing && probeBegan === undefined) probeBegan = Date.now();
     if (m.view.state !== before) note(m, before);
     changed = true;
     await enforced();
@@ -48,11 +50,24 @@ export async function dependencyBreakerWorkflow(input: BreakerInput): Promise<vo
     await enforced();
     return m.view;
   });
+  setHandler(breakerAdmitUpdate, async (request) => {
+    waiting += 1;
+    changed = true;
+    try {
+      // A wait only when there is one: a timer per admission would double its events.
+      const free = () => admission(m, Date.now()) !== 'wait';
+      if (!free() && !(await condition(free, Math.max(1, request.waitMs)))) return { admitted: false, view: m.view };
+      if (admit(m, request.jobId, request.leaseMs, Date.now()) === 'probe') log.info('breaker:probe', { dependency: m.view.dependency, jobId: request.jobId });
+      return { admitted: true, view: m.view };
+    } finally {
+      waiting -= 1;
+      changed = true;
+    }
+  });
   setHandler(breakerViewQuery, () => m.view);
   let memo = '';
   for (;;) {
-    if (!m.probing) probeBegan = undefined;
-    const want = wantedOrNull(m);
+    const want = wanted();
     if (want !== applied) {
       try {
         await setDependencyRate({ taskQueue: input.taskQueue, rate: want, reason: `durable-jobs breaker of ${input.dependency}: ${m.view.state}` });
@@ -75,22 +90,22 @@ export async function dependencyBreakerWorkflow(input: BreakerInput): Promise<vo
     }
     changed = false;
     const due = probeDueAt(m);
-    const deadline = due ?? (probeBegan === undefined ? undefined : probeBegan + probeReportLimitMs);
-    if (deadline === undefined) {
+    // A turn's lease is timed only when it matters now (a probe's, or one an attempt waits behind):
+    // an expired lease frees the turn for whoever asks next anyway.
+    const lease = m.probing || waiting > 0 ? leaseEndsAt(m) : undefined;
+    const deadlines = [due, lease].filter((at): at is number => at !== undefined);
+    if (deadlines.length === 0) {
       await condition(() => changed);
       continue;
     }
-    if (await condition(() => changed, Math.max(1, deadline - Date.now()))) continue;
+    if (await condition(() => changed, Math.max(1, Math.min(...deadlines) - Date.now()))) continue;
     const before = m.view.state;
-    if (due !== undefined) startProbe(m, Date.now());
-    else applyReport(m, { outcome: 'failure', message: `the probe sent no report within ${probeReportLimitMs / 60_000} minutes (its worker stopped?)`, settings: m.settings }, Date.now());
-    note(m, before);
+    const now = Date.now();
+    if (due !== undefined && due <= now) startProbe(m, now);
+    else expireLease(m, now);
+    if (m.view.state !== before) note(m, before);
+    changed = true;
   }
-}
-
-/** The rate the queue should have, null for none. */
-function wantedOrNull(m: BreakerMachine): number | null {
-  return wantedRate(m) ?? null;
 }
 
 /** Logs a change of state: `breaker:opened`, `breaker:half-open`, `breaker:closed`. */

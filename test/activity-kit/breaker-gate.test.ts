@@ -41,6 +41,18 @@ describe('a dependency’s slot gate and what its breaker counts (src/activity-k
     assert.equal(gate.limit, 5);
   });
 
+  it('hands out one slot, trusted or not, while the breaker as last read is not closed or counts a failure', () => {
+    const gate = new BreakerGate(5, 30_000);
+    gate.succeeded();
+    assert.equal(gate.limit, 5);
+    gate.observe({ state: 'closed', suspect: true });
+    assert.equal(gate.limit, 1, 'a failure counted somewhere in the fleet: attempts take turns');
+    gate.observe({ state: 'half-open' });
+    assert.equal(gate.limit, 1);
+    gate.observe({ state: 'closed' });
+    assert.equal(gate.limit, 5);
+  });
+
   it('hands out no new slot while a failure report is unanswered, then goes on', async () => {
     const gate = new BreakerGate(2, 30_000);
     let answer!: () => void;
@@ -67,7 +79,7 @@ describe('a dependency’s slot gate and what its breaker counts (src/activity-k
     assert.ok(gate.tryReserveSlot(), 'the aborted reservation took no slot');
   });
 
-  it('counts retryable failures of the counted types only: never a non-retryable one, a cancellation or a shutdown', () => {
+  it('counts retryable failures of the counted types only: never a non-retryable one, a cancellation, a shutdown or a wait for the open breaker', () => {
     const all = { settings: breakerSettings({ name: 'x' }) };
     const some = { settings: breakerSettings({ name: 'x', countErrorTypes: ['x:down'] }) };
     const failure = (type: string, nonRetryable = false) => ApplicationFailure.create({ type, message: 'm', nonRetryable });
@@ -77,6 +89,7 @@ describe('a dependency’s slot gate and what its breaker counts (src/activity-k
     assert.equal(countsAgainst(all, failure('x:rejected'), ['x:rejected']), false, 'non-retryable by the preset');
     assert.equal(countsAgainst(all, new CancelledFailure('cancelled'), []), false);
     assert.equal(countsAgainst(all, failure('jobs:worker-shutdown'), []), false);
+    assert.equal(countsAgainst(all, failure('jobs:breaker-open'), []), false, 'it never called the dependency');
     assert.equal(countsAgainst(some, failure('x:down'), []), true);
     assert.equal(countsAgainst(some, failure('x:other'), []), false);
   });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
+import { admit } from '../../src/catalog/breaker-admission';
 import { applyOrder, applyReport, newBreaker, probeDueAt, probeRate, startProbe, wantedRate, type BreakerReport } from '../../src/catalog/breaker-state';
 import { breakerSettings } from '../../src/catalog/dependency-plan';
 
 const settings = breakerSettings({ name: 'smtp', rate: 10, breaker: { failures: 3, window: '10s', coolDown: '5s', maxCoolDown: '15s' } });
 const failure: BreakerReport = { outcome: 'failure', errorType: 'send-email:smtp-transient', message: 'ECONNREFUSED', settings };
 const success: BreakerReport = { outcome: 'success', jobId: 'job-1', settings };
-const probe: BreakerReport = { outcome: 'probe', settings };
 
 describe('a breaker’s state machine (src/catalog/breaker-state.ts)', () => {
   it('opens on the threshold of counted failures within the window, forgetting older ones; then stops attempts (rate 0)', () => {
@@ -28,14 +28,17 @@ describe('a breaker’s state machine (src/catalog/breaker-state.ts)', () => {
     startProbe(m, 5_002);
     assert.equal(m.view.state, 'half-open');
     assert.equal(wantedRate(m), probeRate, 'the server hands one attempt out');
-    applyReport(m, probe, 6_000);
+    assert.equal(wantedRate(m, 1), 0, 'an attempt already waits for its turn: it is the probe, the server hands out no other');
+    assert.equal(admit(m, 'job-0', 30_000, 6_000), 'probe');
     assert.equal(wantedRate(m), 0, 'the probe began: no other attempt');
     assert.equal(applyReport(m, failure, 6_500), 'open');
     assert.equal(m.view.coolDownMs, 10_000);
     startProbe(m, 16_500);
-    applyReport(m, failure, 17_000);
+    admit(m, 'job-0', 30_000, 16_600);
+    applyReport(m, { ...failure, jobId: 'job-0' }, 17_000);
     assert.equal(m.view.coolDownMs, 15_000, 'doubled, capped at maxCoolDown');
     startProbe(m, 32_000);
+    admit(m, 'job-1', 30_000, 32_050);
     assert.equal(applyReport(m, success, 32_100), 'closed');
     assert.match(m.view.why, /a probe succeeded \(job job-1\)/);
     assert.equal(wantedRate(m), 10);
