@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../shared/config';
@@ -9,6 +10,7 @@ import { devServerDynamicConfigArgs } from '../shared/dev-server-config';
 import { customSearchAttributes } from '../shared/search-attributes';
 import { forgetDevServer, guardDevServer, recordDevServer, stopLeftoverDevServer } from './leftover-dev-server';
 import { devServerTuningArgs } from '../worker/tuning';
+import { followFile } from './follow-file';
 
 /** A running `temporal server start-dev`. */
 export interface DevServer {
@@ -92,14 +94,23 @@ type Launched = Pick<DevServer, 'stop' | 'pid'> | { error: Error; stderr: string
 async function launch(cliPath: string, args: string[], dataDir: string, dbFile: string, address: string, readyTimeoutMs: number): Promise<Launched> {
   // Its own process group: a terminal's Ctrl-C reaches only us, so the worker drains before the server stops.
   // Its stdout is only a banner (with a metrics address that is not the worker's); errors go to
-  // stderr, passed on to ours and kept (its tail) to tell a port taken from other failures.
-  const child = spawn(cliPath, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  // stderr, a file in the data directory (not a pipe: src/dev/follow-file.ts), passed on to ours
+  // and kept (its tail) to tell a port taken from other failures.
+  const logFile = path.join(dataDir, 'dev-server.log');
+  const errors = openSync(logFile, 'w');
+  const child = spawn(cliPath, args, { stdio: ['ignore', 'ignore', errors], detached: true });
+  closeSync(errors);
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
+  const followed = followFile(logFile, (chunk) => {
     process.stderr.write(chunk);
     stderr = (stderr + chunk.toString('utf8')).slice(-8192);
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      followed.stop();
+      resolve(code);
+    }),
+  );
   if (child.pid !== undefined) await recordDevServer(dataDir, child.pid);
   const dismissGuard = child.pid !== undefined ? guardDevServer(child.pid, dbFile, dataDir) : () => {};
   const killOnExit = () => child.kill('SIGKILL');
