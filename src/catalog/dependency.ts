@@ -77,6 +77,9 @@ export const breakerMemoKey = 'breaker';
 /** Update names of a breaker. Stored contracts. */
 export const breakerUpdateNames = { report: 'breakerReport', force: 'breakerForce', admit: 'breakerAdmit' } as const;
 
+/** Query name of a breaker's view. A stored contract. */
+export const breakerViewQueryName = 'breakerView';
+
 /** The deployment's shared queue, from the task queue a job of this definition runs on. */
 export function sharedQueueOf(jobQueue: string, queueName: string | undefined): string {
   const suffix = queueName === undefined ? undefined : `:${queueName}`;

@@ -2,7 +2,8 @@ import type { Client } from '@temporalio/client';
 import type { BreakerView } from '../catalog/breaker-state';
 import { readBreaker, sendToBreaker } from '../catalog/breaker-calls';
 import type { Catalog } from '../catalog/catalog';
-import { breakerId, breakerWorkflowType, dependencyNamePattern, dependencyQueue } from '../catalog/dependency';
+import { breakerId, breakerViewQueryName, breakerWorkflowType, dependencyNamePattern, dependencyQueue } from '../catalog/dependency';
+import { isNoPoller, workerProbeMs } from './dead-letter-worker-check';
 import { breakerSettings, planDependencies, type DependencyPlan } from '../catalog/dependency-plan';
 import { ErrorType, InvalidOptionError, JobsError } from '../shared/errors';
 import { temporal } from '@temporalio/proto';
@@ -72,7 +73,7 @@ export class JobBreakers {
       text[key] = trimmed;
     }
     const plan = this.plan(dependency);
-    await this.refuseWithoutWorker();
+    await this.refuseWithoutWorker(plan.name);
     return bounded(
       sendToBreaker(this.client, this.taskQueue, plan, { order: { state, ...text } }),
       orderTimeoutMs,
@@ -80,8 +81,20 @@ export class JobBreakers {
     );
   }
 
-  /** Refuses an order when no worker polled the shared queue's workflow side lately: it would wait on the server. */
-  private async refuseWithoutWorker(): Promise<void> {
+  /**
+   * Refuses an order when no worker serves the shared queue's workflow side: it would wait on the
+   * server. A worker that answers the breaker's query serves it; the server refuses the query
+   * itself when it saw no poller for 20 s (and counts a long poll that waits, which the pollers'
+   * last access does not: an idle worker's is up to a minute old). A breaker that never ran, or
+   * no answer in time: the pollers' last access decides.
+   */
+  private async refuseWithoutWorker(dependency: string): Promise<void> {
+    try {
+      await this.client.withDeadline(Date.now() + workerProbeMs, () => this.client.workflow.getHandle(breakerId(this.taskQueue, dependency)).query(breakerViewQueryName));
+      return;
+    } catch (err) {
+      if (isNoPoller(err)) throw new BreakerNoWorkerError(this.taskQueue, 'no worker has polled for 20 s');
+    }
     const { pollers } = await this.client.workflowService.describeTaskQueue({
       namespace: this.client.options.namespace,
       taskQueue: { name: this.taskQueue, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL },

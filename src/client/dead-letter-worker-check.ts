@@ -50,7 +50,7 @@ export class DeadLetterUnappliedError extends JobsError {
 }
 
 /** Whether the server refused a query because no worker polled the queue lately. */
-function isNoPoller(err: unknown): boolean {
+export function isNoPoller(err: unknown): boolean {
   const message = err instanceof Error ? `${err.message} ${(err.cause as Error | undefined)?.message ?? ''}` : String(err);
   return /no poller seen|worker may be down/i.test(message);
 }

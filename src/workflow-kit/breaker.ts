@@ -8,13 +8,13 @@ import { allHandlersFinished, condition, defineQuery, defineUpdate, log, setHand
 import type { BreakerActivities } from '../activity-kit/breaker-activities';
 import { admission, admit, expireLease, leaseEndsAt, type BreakerAdmission, type BreakerAdmitRequest } from '../catalog/breaker-admission';
 import { applyOrder, applyReport, newBreaker, probeDueAt, startProbe, wantedRate, type BreakerInput, type BreakerMachine, type BreakerOrder, type BreakerReport, type BreakerView } from '../catalog/breaker-state';
-import { breakerMemoKey, breakerUpdateNames } from '../catalog/dependency';
+import { breakerMemoKey, breakerUpdateNames, breakerViewQueryName } from '../catalog/dependency';
 import { continueAsNewUnderCurrentProtocol, libraryActivities } from './library-activity-calls';
 
 export const breakerReportUpdate = defineUpdate<BreakerView, [BreakerReport]>(breakerUpdateNames.report);
 export const breakerForceUpdate = defineUpdate<BreakerView, [BreakerOrder]>(breakerUpdateNames.force);
 export const breakerAdmitUpdate = defineUpdate<BreakerAdmission, [BreakerAdmitRequest]>(breakerUpdateNames.admit);
-export const breakerViewQuery = defineQuery<BreakerView>('breakerView');
+export const breakerViewQuery = defineQuery<BreakerView>(breakerViewQueryName);
 
 /** History length at which the breaker continues as new. */
 const continueAfterEvents = 2_000;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { temporal as proto } from '@temporalio/proto';
 import type { JobClient } from '../../src/client/job-client';
 import { uniqueId, repoRoot } from '../helpers/env';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
@@ -19,6 +20,13 @@ function deliveries(smtp: TestSmtpServer): Map<string, number> {
     if (id) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
   return counts;
+}
+
+/** How long ago a workflow poll of the shared queue last began, as the server reports it. */
+async function lastWorkflowPollAgoMs(jobs: JobClient, taskQueue: string): Promise<number> {
+  const { pollers } = await jobs.temporal.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: taskQueue, kind: proto.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL }, taskQueueType: proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW });
+  const last = Math.max(0, ...(pollers ?? []).map((p) => Number(p.lastAccessTime?.seconds ?? 0) * 1000));
+  return Date.now() - last;
 }
 
 /** The smtp breaker's gauge on a worker's metrics endpoint. */
@@ -113,6 +121,10 @@ describe('a dependency’s circuit breaker (real dev server, two worker processe
     assert.equal(view.opened, 0, '550s are the messages\' own failures: not counted');
 
     const cli = (...args: string[]) => runCommand(process.execPath, [path.join(repoRoot, 'bin/jobctl.js'), ...args], { ...process.env, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: env.taskQueue, DURABLE_JOBS_CATALOG: path.join(repoRoot, 'dist/jobs/catalog.js'), JOBCTL_USER: 'ops-ada' });
+    // The worker idles: its pollers wait in long polls, whose last access the server reports as
+    // their start (up to a minute old). An order must still find it (a new user's first order
+    // on an idle npm start was refused: jobs:breaker-no-worker).
+    await until('the worker idles in a long poll begun over 25 s ago', async () => (await lastWorkflowPollAgoMs(jobs!, env.taskQueue)) > 25_000, 120_000);
     const opened = await cli('breaker', 'open', 'smtp', '--reason', 'relay maintenance');
     assert.equal(opened.code, 0, opened.stderr);
     assert.match(opened.stdout, /smtp: open since .*ordered by an operator: relay maintenance.*held open by ops-ada/);
