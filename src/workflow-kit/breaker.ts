@@ -53,16 +53,16 @@ export async function dependencyBreakerWorkflow(input: BreakerInput): Promise<vo
   setHandler(breakerAdmitUpdate, async (request) => {
     waiting += 1;
     changed = true;
-    try {
-      // A wait only when there is one: a timer per admission would double its events.
-      const free = () => admission(m, Date.now()) !== 'wait';
-      if (!free() && !(await condition(free, Math.max(1, request.waitMs)))) return { admitted: false, view: m.view };
-      if (admit(m, request.jobId, request.leaseMs, Date.now()) === 'probe') log.info('breaker:probe', { dependency: m.view.dependency, jobId: request.jobId });
-      return { admitted: true, view: m.view };
-    } finally {
-      waiting -= 1;
-      changed = true;
-    }
+    const free = () => admission(m, Date.now()) !== 'wait';
+    const admitted = free() || (await condition(free, Math.max(1, request.waitMs)));
+    waiting -= 1;
+    if (admitted && admit(m, request.jobId, request.leaseMs, Date.now()) === 'probe') log.info('breaker:probe', { dependency: m.view.dependency, jobId: request.jobId });
+    changed = true;
+    // Answers once the loop took the change in, as the other updates do: the answer then comes
+    // after the loop's commands however many interceptors wrap the handler (tracing), so a
+    // history replays the same with them or without.
+    await enforced();
+    return { admitted, view: m.view };
   });
   setHandler(breakerViewQuery, () => m.view);
   let memo = '';
