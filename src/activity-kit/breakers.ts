@@ -95,7 +95,7 @@ export class DependencyBreakers {
     const asked = askBreaker(this.client, this.sharedQueue, plan, { jobId, ...limits });
     let answer: BreakerAdmission;
     try {
-      answer = await bounded(cancelled ? Promise.race([asked, cancelled]) : asked, limits.waitMs + 1000, `no turn within ${limits.waitMs + 1000} ms (is a worker serving the shared task queue?)`);
+      answer = await bounded(cancelled ? Promise.race([asked, cancelled]) : asked, limits.waitMs + 1000, noAnswerWithin(limits.waitMs + 1000));
     } catch (err) {
       // A turn given after the attempt stopped waiting is handed back, not held until its lease ends.
       void asked.then((late) => (late.admitted ? this.report(name, { outcome: 'release', jobId }) : undefined), () => undefined);
@@ -182,8 +182,11 @@ export class DependencyBreakers {
   }
 }
 
-/** What a read or report that got no answer in time says. */
-const noAnswer = `no answer within ${reportTimeoutMs} ms (is a worker serving the shared task queue?)`;
+/** What a read, a report or a request for a turn that got no answer in `ms` says. */
+function noAnswerWithin(ms: number): string {
+  return `no answer within ${ms} ms (is a worker serving the shared task queue?)`;
+}
+const noAnswer = noAnswerWithin(reportTimeoutMs);
 
 /** The error type a failed attempt reports: its ApplicationFailure type, else its class name. */
 function failureType(failure: unknown): string | undefined {
