@@ -26,11 +26,11 @@ export function namespacedActivityType(name: string): string {
   return `${libraryActivityNamespace}${name}`;
 }
 
-const bareNames: ReadonlySet<string> = new Set(libraryActivityTypes);
+const bareNames: readonly string[] = libraryActivityTypes;
 
 /** Whether `activityType` is one of the library's own activities (by either name), not a job's step. */
 export function isLibraryActivity(activityType: string): boolean {
-  return bareNames.has(activityType) || activityType.startsWith(libraryActivityNamespace);
+  return bareNames.includes(activityType) || activityType.startsWith(libraryActivityNamespace);
 }
 
 /** The bare name of a library activity type (`durable-jobs.restartJob` → `restartJob`); any other type unchanged. */
@@ -53,5 +53,5 @@ export function registeredUnderBothNames<T extends Record<string, unknown>>(acti
  * library's, a team's would replace one silently (or be replaced), so the worker refuses them.
  */
 export function collidingActivityNames(activities: object): string[] {
-  return Object.keys(activities).filter((name) => bareNames.has(name) || name.startsWith(libraryActivityNamespace));
+  return Object.keys(activities).filter((name) => bareNames.includes(name) || name.startsWith(libraryActivityNamespace));
 }

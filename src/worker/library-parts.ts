@@ -23,9 +23,24 @@ export function workerTracing(): WorkerTracing | undefined {
   return loadPart('tracing', () => require('./tracing') as typeof import('./tracing')).startTracing();
 }
 
-/** What the bundle of a team's workflows gets: the library's interceptors (after the SDK's tracing ones) and the failure converter of the data converter. */
-export function libraryBundleOptions(tracing: WorkerTracing | undefined, dataConverter?: DataConverter): Pick<BundleOptions, 'workflowInterceptorModules' | 'failureConverterPath'> {
+/**
+ * The library's workflow modules and the SDK's workflow API: loaded once per workflow sandbox and
+ * shared by the workflows it runs, instead of evaluated again for each job (the SDK gives every
+ * workflow its own copy of any other module). They keep nothing of a run at module scope (a run's
+ * values are in run-local.ts; `workflowModuleScope` in eslint.config.mjs holds them to it). A
+ * team's own modules are not among them: whether they keep state is theirs to know.
+ */
+export const sharedWorkflowModules: readonly string[] = [
+  '@temporalio/workflow',
+  require.resolve('../workflow-kit/index'),
+  require.resolve('../workflow-kit/library-workflows'),
+  require.resolve('../workflow-kit/interceptors'),
+];
+
+/** What the bundle of a team's workflows gets: the library's interceptors (after the SDK's tracing ones), the modules shared across workflows, and the failure converter of the data converter. */
+export function libraryBundleOptions(tracing: WorkerTracing | undefined, dataConverter?: DataConverter): Pick<BundleOptions, 'workflowInterceptorModules' | 'preloadModules' | 'failureConverterPath'> {
   return {
+    preloadModules: [...sharedWorkflowModules],
     // The SDK's tracing interceptors first, so that a job's RunWorkflow span holds its whole lifecycle.
     workflowInterceptorModules: [...(tracing?.workflowInterceptorModules ?? []), require.resolve('../workflow-kit/interceptors')],
     // Workflow code converts its own failures: with encryption on, it must use the same converter.

@@ -6,6 +6,7 @@
 // Free of the workflow SDK: jobctl's reads load it too.
 import type { JobOutline } from '../catalog/job-outline';
 import type { JobState } from './job-state';
+import { RunLocal } from './run-local';
 
 /** A step as its scheduled activity's job header names it. */
 export interface ScheduledStep {
@@ -37,15 +38,15 @@ function canonical(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
 }
 
-/** The last step this run scheduled as a regular activity; a workflow module global, so this run's alone. */
-let lastStep: ScheduledStep | undefined;
+/** The last step this run scheduled as a regular activity. */
+const lastStep = new RunLocal<ScheduledStep>('lastScheduledStep');
 
 /** Notes a step's activity as scheduled (called just before its command is issued). */
 export function noteScheduledStep(step: ScheduledStep): void {
-  lastStep = step;
+  lastStep.set(step);
 }
 
 /** The last step noted by {@link noteScheduledStep}. */
 export function lastScheduledStep(): ScheduledStep | undefined {
-  return lastStep;
+  return lastStep.get();
 }

@@ -9,6 +9,7 @@ import type { JobLimits } from '../catalog/job-limits';
 import { currentJobState } from './job-state';
 import { slotGrantedSignal } from '../catalog/concurrency-signals';
 import { libraryActivities } from './library-activity-calls';
+import { RunLocal } from './run-local';
 
 const { requestConcurrencySlot, releaseConcurrencySlot: giveSlotBack } = libraryActivities<ConcurrencyLimitActivities>({
   startToCloseTimeout: '30s',
@@ -16,8 +17,8 @@ const { requestConcurrencySlot, releaseConcurrencySlot: giveSlotBack } = library
   retry: { initialInterval: '1s', maximumInterval: '30s' },
 });
 
-/** This run's slot: asked for (the limiter's ID), then granted. A workflow module global, so per run. */
-let slot: { limiterId: string; granted: boolean } | undefined;
+/** This run's slot: asked for (the limiter's ID), then granted. */
+const runSlot = new RunLocal<{ limiterId: string; granted: boolean }>('concurrencySlot');
 
 /** The patch under which a limited job asks for its slot: a type that gains a limit keeps its running jobs' histories. */
 const slotPatch = 'concurrency-slot';
@@ -28,6 +29,7 @@ const slotPatch = 'concurrency-slot';
  * of a run asks. While it waits the job's state says so (`limitWait`).
  */
 export async function holdConcurrencySlot(definition: JobDefinition): Promise<void> {
+  let slot = runSlot.get();
   if (slot?.granted) return;
   const limit = (definition.limits as JobLimits | undefined)?.concurrencyPerKey;
   const key = workflowInfo().memo?.[concurrencyKeyMemoKey];
@@ -36,6 +38,7 @@ export async function holdConcurrencySlot(definition: JobDefinition): Promise<vo
     if (!patched(slotPatch)) return;
     const requested = { limiterId: '', granted: false };
     slot = requested;
+    runSlot.set(requested);
     setHandler(slotGrantedSignal, () => void (requested.granted = true));
     const state = currentJobState();
     if (state) state.limitWait = { key, limit, since: new Date().toISOString() };
@@ -54,9 +57,9 @@ export async function holdConcurrencySlot(definition: JobDefinition): Promise<vo
  * with it the slot; the limiter's holder check frees a slot whose release never came.
  */
 export async function releaseConcurrencySlot(): Promise<void> {
-  const held = slot;
+  const held = runSlot.get();
   if (!held?.limiterId) return;
-  slot = undefined;
+  runSlot.set(undefined);
   await CancellationScope.nonCancellable(() => giveSlotBack({ limiterId: held.limiterId, jobId: workflowInfo().workflowId }));
 }
 

@@ -6,6 +6,7 @@
 import { ActivityFailure, ApplicationFailure, condition, log, patched } from '@temporalio/workflow';
 import { ErrorType } from '../shared/errors';
 import { currentJobState, type ConfigWait } from './job-state';
+import { RunLocal } from './run-local';
 
 /** Marks the histories of jobs that wait on `jobs:missing-config`; older ones replay failing the step, as they ran. */
 const configWaitPatch = 'wait-on-missing-config';
@@ -21,15 +22,15 @@ export class ConfigWaitStopped extends Error {
   override readonly name = 'ConfigWaitStopped';
 }
 
-/** The running job's reason to stop waiting, if it gave one; a workflow module global, so it belongs to this run alone. */
-let stopWhen: (() => boolean) | undefined;
+/** The running job's reason to stop waiting, if it gave one. */
+const stopWhen = new RunLocal<() => boolean>('configWaitStopWhen');
 
 /**
  * Ends a wait for a setting as soon as `check` holds (e.g. a stop was requested): the step throws
  * {@link ConfigWaitStopped}, which the job's workflow must catch. Call once, at the top of the workflow.
  */
 export function stopConfigWaitWhen(check: () => boolean): void {
-  stopWhen = check;
+  stopWhen.set(check);
 }
 
 /** The `jobs:missing-config` failure under an activity's failure, if that is why it failed. */
@@ -63,7 +64,7 @@ export async function runWaitingForConfig<T>(step: string, run: () => Promise<T>
       const state = currentJobState();
       if (state) state.configWait = wait;
       log.warn('job:waiting-for-config', { activity: step, errorType: ErrorType.MissingConfig, error: missing.message, checks, nextCheckInMs: delay });
-      const check = stopWhen;
+      const check = stopWhen.get();
       try {
         // A timer either way (the same command as a plain sleep); a stop ends it early.
         if (await condition(() => check?.() === true, delay)) throw new ConfigWaitStopped(`stopped while waiting for a setting (${missing.message})`);

@@ -39,7 +39,7 @@ import { outlineFromMemo } from '../catalog/job-outline';
 import { completedState, lastScheduledStep, noteScheduledStep, sameState, type ScheduledStep } from './closed-state';
 
 /** Activities a job calls that are not its steps: a pause does not hold them. */
-const notSteps = new Set(['handOffToDeadLetter', 'releaseConcurrencySlot']);
+const notSteps: readonly string[] = ['handOffToDeadLetter', 'releaseConcurrencySlot'];
 
 const { handOffToDeadLetter } = libraryActivities<DeadLetterActivities>(presetOptions(deadLetterPresets.handOff));
 
@@ -194,7 +194,7 @@ class JobOutboundInterceptor implements WorkflowOutboundCallsInterceptor {
     const { headed, step } = withJobHeader(input);
     // A paused type schedules no step until it is resumed; its hand-off to the DLQ and the return of
     // its concurrency slot, both on its way out, are not steps.
-    const paused = currentJobType() && !notSteps.has(bareActivityType(input.activityType)) ? passPauseGate(input.activityType) : undefined;
+    const paused = currentJobType() && !notSteps.includes(bareActivityType(input.activityType)) ? passPauseGate(input.activityType) : undefined;
     if (paused) await paused;
     if (step) noteScheduledStep(step);
     try {

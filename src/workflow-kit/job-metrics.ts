@@ -4,14 +4,15 @@ import { ActivityFailure, TemporalFailure, TimeoutFailure, log, metricMeter, wor
 import { jobTypeSearchAttribute } from '../catalog/job-type-attribute';
 import { jobMetrics, stallErrorType, type JobMetric } from '../shared/job-metrics';
 import { stallReason, type FailureLike } from '../shared/stall';
+import { RunLocal } from './run-local';
 
 /** Adds one to a job counter, tagged with the job type and `tags`. */
 export function countJob(metric: JobMetric, jobType: string, tags: Record<string, string> = {}): void {
   metricMeter.createCounter(metric.name, metric.unit, metric.description).add(1, { job_type: jobType, ...tags });
 }
 
-/** The running workflow's job type; a workflow module global, so it belongs to this workflow run alone. */
-let jobType: string | undefined;
+/** The running workflow's job type. */
+const runJobType = new RunLocal<string>('jobType');
 
 /**
  * Reads the job type once, when the workflow starts, from the `JobType` search attribute the job
@@ -20,13 +21,14 @@ let jobType: string | undefined;
  */
 export function startJobReport(): string | undefined {
   const value = workflowInfo().typedSearchAttributes.get(jobTypeSearchAttribute);
-  jobType = typeof value === 'string' && value !== '' ? value : undefined;
+  const jobType = typeof value === 'string' && value !== '' ? value : undefined;
+  runJobType.set(jobType);
   return jobType;
 }
 
 /** The job type of the running workflow, if it is a job (see {@link startJobReport}). */
 export function currentJobType(): string | undefined {
-  return jobType;
+  return runJobType.get();
 }
 
 /** Records the job's duration from enqueue (the start of its first run, delay included) to now. */

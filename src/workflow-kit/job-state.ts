@@ -3,6 +3,7 @@ import type { JobDefinition } from '../catalog/define-job';
 import { jobOutlineOf } from '../catalog/job-outline';
 import { jobStateMemoKey, jobStateQueryName } from './job-state-names';
 import type { JobPause } from '../catalog/job-pause';
+import { RunLocal } from './run-local';
 
 /** How far a job has got through its work, e.g. pages synced or rows aggregated. */
 export interface JobProgress {
@@ -85,8 +86,8 @@ export const jobStateQuery = defineQuery<JobState>(jobStateQueryName);
 
 export { jobStateMemoKey };
 
-/** The running job's state; a workflow module global, so it belongs to this workflow run alone. */
-let current: JobState | undefined;
+/** The running job's state. */
+const current = new RunLocal<JobState>('jobState');
 
 /**
  * Starts reporting a job's state: registers {@link jobStateQuery} and returns the state to update
@@ -94,8 +95,8 @@ let current: JobState | undefined;
  */
 export function trackJob(definition: JobDefinition, initial: Partial<JobState> = {}): JobState {
   const { steps, preset, maxAttempts } = jobOutlineOf(definition);
-  current = { step: steps[0] ?? definition.type, steps, preset, maxAttempts, ...initial };
-  const state = current;
+  const state: JobState = { step: steps[0] ?? definition.type, steps, preset, maxAttempts, ...initial };
+  current.set(state);
   setHandler(jobStateQuery, () => state);
   setHandler(cancelRequestedSignal, (input) => void (state.cancelRequested = input));
   return state;
@@ -103,5 +104,5 @@ export function trackJob(definition: JobDefinition, initial: Partial<JobState> =
 
 /** The state of the job running in this workflow, if it called {@link trackJob}. */
 export function currentJobState(): JobState | undefined {
-  return current;
+  return current.get();
 }

@@ -7,6 +7,7 @@
 import { condition, defineSignal, log, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { jobPauseMemoKey, jobPausedSignalName, jobResumedSignalName, type JobPause } from '../catalog/job-pause';
 import { currentJobState } from './job-state';
+import { RunLocal } from './run-local';
 
 /** Marks the histories of jobs that waited at the gate; a history recorded by a worker without it (the signal ignored) replays without waiting. */
 const pauseGatePatch = 'pause-gate';
@@ -17,13 +18,14 @@ export const jobPausedSignal = defineSignal<[JobPause]>(jobPausedSignalName);
 /** Sent to every open job of a type when it is resumed. A stored contract. */
 export const jobResumedSignal = defineSignal(jobResumedSignalName);
 
-/** The pause in force for this run, if any; a workflow module global, so it belongs to this run alone. */
-let pause: JobPause | undefined;
+/** The pause in force for this run, if any. */
+const runPause = new RunLocal<JobPause>('pause');
 
 /** Shows the pause in the job's state (`jobctl status`), or clears it. */
 function report(): void {
   const state = currentJobState();
   if (!state) return;
+  const pause = runPause.get();
   if (pause) state.paused = pause;
   else delete state.paused;
 }
@@ -36,20 +38,20 @@ function pauseFromMemo(): JobPause | undefined {
 
 /** Reads the start's pause and handles the pause signals: the job interceptor calls it once, before the job's workflow runs. */
 export function installPauseGate(): void {
-  pause = pauseFromMemo();
+  runPause.set(pauseFromMemo());
   setHandler(jobPausedSignal, (input) => {
-    pause = input;
+    runPause.set(input);
     report();
   });
   setHandler(jobResumedSignal, () => {
-    pause = undefined;
+    runPause.set(undefined);
     report();
   });
 }
 
 /** The pause in force, if the job's type is paused. */
 export function currentPause(): JobPause | undefined {
-  return pause;
+  return runPause.get();
 }
 
 /**
@@ -57,11 +59,12 @@ export function currentPause(): JobPause | undefined {
  * order); else waits until it is resumed. True when it waited. Called before each attempt is scheduled.
  */
 export function passPauseGate(activityType: string): Promise<boolean> | undefined {
+  const pause = runPause.get();
   if (!pause || !patched(pauseGatePatch)) return undefined;
   return (async () => {
     report();
-    log.info('job:paused', { activity: activityType, reason: pause?.reason, since: pause?.since });
-    await condition(() => pause === undefined);
+    log.info('job:paused', { activity: activityType, reason: pause.reason, since: pause.since });
+    await condition(() => runPause.get() === undefined);
     log.info('job:resumed', { activity: activityType });
     return true;
   })();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import ts from 'typescript';
+import { sharedWorkflowModules } from '../../src/worker/library-parts';
 
 // The SDK evaluates every module a workflow bundle imports again for each workflow it runs. zod and
 // the payload schemas cost two thirds of the worker's CPU per job when workflows imported them
@@ -54,10 +55,10 @@ function topLevelRequires(node: ts.Node): string[] {
  * Every module reachable from the entries by run-time imports (our files by path, packages by
  * name), each with the file that first imports it, so that a failure names the culprit.
  */
-function reachable(): { files: Map<string, string>; packages: Map<string, string> } {
+function reachable(from: string[] = entries): { files: Map<string, string>; packages: Map<string, string> } {
   const files = new Map<string, string>();
   const packages = new Map<string, string>();
-  const queue: Array<[string, string]> = entries.map((e) => [e, 'entry']);
+  const queue: Array<[string, string]> = from.map((e) => [e, 'entry']);
   while (queue.length > 0) {
     const [file, by] = queue.pop()!;
     if (files.has(file)) continue;
@@ -69,6 +70,26 @@ function reachable(): { files: Map<string, string>; packages: Map<string, string
     }
   }
   return { files, packages };
+}
+
+/**
+ * What a module keeps at module scope that the SDK's deep freeze of shared modules does not guard:
+ * a `let` or `var` binding, or a Map or Set (their entries stay writable in a frozen object).
+ */
+function moduleScopeState(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
+  const found: string[] = [];
+  for (const node of source.statements) {
+    if (!ts.isVariableStatement(node)) continue;
+    const list = node.declarationList;
+    const binding = list.flags & ts.NodeFlags.Let ? 'let' : list.flags & ts.NodeFlags.Const ? undefined : 'var';
+    for (const d of list.declarations) {
+      const line = source.getLineAndCharacterOfPosition(d.getStart()).line + 1;
+      if (binding) found.push(`${binding} ${d.name.getText()} (line ${line})`);
+      else if (d.initializer && ts.isNewExpression(d.initializer) && /^(Weak)?(Map|Set)$/.test(d.initializer.expression.getText())) found.push(`${d.initializer.expression.getText()} ${d.name.getText()} (line ${line})`);
+    }
+  }
+  return found;
 }
 
 const rel = (file: string) => file.slice(src.length + 1);
@@ -99,6 +120,15 @@ describe('workflow bundle imports', () => {
       .filter(([f]) => f.includes('/jobs/payloads/') || /\/jobs\/(catalog|worker)\.ts$/.test(f) || /\/catalog\/(catalog|validate|prepare-job)\.ts$/.test(f))
       .map(([f, by]) => `src/${rel(f)} (imported by src/${rel(by)})`);
     assert.deepEqual(schemas, []);
+  });
+
+  it('the modules shared by every workflow of a sandbox keep no value of a run at module scope (run-local.ts keeps them)', () => {
+    const shared = sharedWorkflowModules.filter((m) => m.startsWith(src)).map((m) => resolveLocal(m.replace(/\.(ts|js)$/, '')));
+    assert.equal(shared.length, 3, `the library's shared modules: ${sharedWorkflowModules.join(', ')}`);
+    const { files: reached } = reachable(shared);
+    assert.ok(reached.size > 20, `walked only ${reached.size} files`);
+    const kept = [...reached.keys()].flatMap((f) => moduleScopeState(f).map((what) => `src/${rel(f)}: ${what}`));
+    assert.deepEqual(kept, []);
   });
 
   it('the DLQ reaches fflate through the lazy require, and no schema even lazily', () => {
