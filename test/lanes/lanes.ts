@@ -93,7 +93,7 @@ export const lanes: Lane[] = [
       ...inFolder('shared', ['redaction']),
       ...inFolder('testing', ['kit-logs', 'kit']),
       ...inFolder('worker', ['create-worker']),
-      ...inFolder('workflow-kit', ['breaker', 'concurrency-limiter', 'config-wait', 'dead-letter-capacity', 'dead-letter', 'debounce', 'dedupe', 'history-size', 'library-activity-names', 'lifecycle-logs']),
+      ...inFolder('workflow-kit', ['breaker', 'concurrency-limiter', 'config-wait', 'dead-letter-capacity', 'dead-letter', 'debounce', 'dedupe', 'history-size', 'library-activity-names', 'lifecycle-logs', 'run-local']),
       ...inFolder('workflows', ['generate-report', 'noop', 'process-payment', 'send-email', 'sync-data']),
     ],
   },
