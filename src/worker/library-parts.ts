@@ -27,8 +27,9 @@ export function workerTracing(): WorkerTracing | undefined {
  * The library's workflow modules and the SDK's workflow API: loaded once per workflow sandbox and
  * shared by the workflows it runs, instead of evaluated again for each job (the SDK gives every
  * workflow its own copy of any other module). They keep nothing of a run at module scope (a run's
- * values are in run-local.ts; `workflowModuleScope` in eslint.config.mjs holds them to it). A
- * team's own modules are not among them: whether they keep state is theirs to know.
+ * values are in src/workflow-kit/run-local.ts; test/workflow-kit/bundle-imports.test.ts fails on a
+ * `let`, `var`, Map or Set at module scope in any module they reach). A team's own modules are not
+ * among them: whether they keep state is theirs to know.
  */
 export const sharedWorkflowModules: readonly string[] = [
   '@temporalio/workflow',
