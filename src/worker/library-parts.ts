@@ -23,6 +23,9 @@ export function workerTracing(): WorkerTracing | undefined {
   return loadPart('tracing', () => require('./tracing') as typeof import('./tracing')).startTracing();
 }
 
+/** The job's workflow interceptor module, bundled with every team's workflows. */
+const jobInterceptorModule = require.resolve('../workflow-kit/interceptors');
+
 /**
  * The library's workflow modules and the SDK's workflow API: loaded once per workflow sandbox and
  * shared by the workflows it runs, instead of evaluated again for each job (the SDK gives every
@@ -35,7 +38,7 @@ export const sharedWorkflowModules: readonly string[] = [
   '@temporalio/workflow',
   require.resolve('../workflow-kit/index'),
   require.resolve('../workflow-kit/library-workflows'),
-  require.resolve('../workflow-kit/interceptors'),
+  jobInterceptorModule,
 ];
 
 /** What the bundle of a team's workflows gets: the library's interceptors (after the SDK's tracing ones), the modules shared across workflows, and the failure converter of the data converter. */
@@ -43,7 +46,7 @@ export function libraryBundleOptions(tracing: WorkerTracing | undefined, dataCon
   return {
     preloadModules: [...sharedWorkflowModules],
     // The SDK's tracing interceptors first, so that a job's RunWorkflow span holds its whole lifecycle.
-    workflowInterceptorModules: [...(tracing?.workflowInterceptorModules ?? []), require.resolve('../workflow-kit/interceptors')],
+    workflowInterceptorModules: [...(tracing?.workflowInterceptorModules ?? []), jobInterceptorModule],
     // Workflow code converts its own failures: with encryption on, it must use the same converter.
     ...(dataConverter?.failureConverterPath ? { failureConverterPath: dataConverter.failureConverterPath } : {}),
   };
