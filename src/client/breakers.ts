@@ -4,16 +4,10 @@ import { readBreaker, sendToBreaker } from '../catalog/breaker-calls';
 import type { Catalog } from '../catalog/catalog';
 import { breakerId, breakerViewQueryName, breakerWorkflowType, dependencyNamePattern, dependencyQueue } from '../catalog/dependency';
 import { isNoPoller, workerProbeMs } from './dead-letter-worker-check';
+import { lastPollAt, livePollWindowMs } from './queue-pollers';
 import { breakerSettings, planDependencies, type DependencyPlan } from '../catalog/dependency-plan';
 import { ErrorType, InvalidOptionError, JobsError } from '../shared/errors';
-import { temporal } from '@temporalio/proto';
-import { optionalTsToMs } from '../shared/sdk-internals';
 import { bounded } from '../shared/bounded';
-
-const { TaskQueueKind, TaskQueueType } = temporal.api.enums.v1;
-
-/** A worker that polled the shared queue this recently runs the breakers. */
-const livePollMs = 20_000;
 
 /** No worker polls the shared queue: an order would wait on the server and apply whenever one comes. */
 export class BreakerNoWorkerError extends JobsError {
@@ -86,7 +80,7 @@ export class JobBreakers {
    * server. A worker that answers the breaker's query serves it; the server refuses the query
    * itself when it saw no poller for 20 s (and counts a long poll that waits, which the pollers'
    * last access does not: an idle worker's is up to a minute old). A breaker that never ran, or
-   * no answer in time: the pollers' last access decides.
+   * no answer in time: the newest poll on any partition decides (queue-pollers.ts).
    */
   private async refuseWithoutWorker(dependency: string): Promise<void> {
     try {
@@ -95,13 +89,8 @@ export class JobBreakers {
     } catch (err) {
       if (isNoPoller(err)) throw new BreakerNoWorkerError(this.taskQueue, 'no worker has polled for 20 s');
     }
-    const { pollers } = await this.client.workflowService.describeTaskQueue({
-      namespace: this.client.options.namespace,
-      taskQueue: { name: this.taskQueue, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-      taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-    });
-    const last = Math.max(0, ...(pollers ?? []).map((p) => optionalTsToMs(p.lastAccessTime) ?? 0));
-    if (Date.now() - last > livePollMs) throw new BreakerNoWorkerError(this.taskQueue, last === 0 ? 'no worker polls' : `no worker has polled for ${Math.round((Date.now() - last) / 1000)} s`);
+    const last = await lastPollAt(this.client, this.taskQueue, 'workflow');
+    if (Date.now() - last > livePollWindowMs) throw new BreakerNoWorkerError(this.taskQueue, last === 0 ? 'no worker polls' : `no worker has polled for ${Math.round((Date.now() - last) / 1000)} s`);
   }
 
   /** The plan of a dependency: the catalog's, or without a catalog its defaults (the breaker keeps the settings its workers report). */

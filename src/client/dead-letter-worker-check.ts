@@ -1,27 +1,19 @@
 // A redrive or a discard is an update, which only a worker applies: with none polling, the server
 // would hold it until one comes back (and apply it then, long after the operator was told it failed).
 // So before the first update, a query with a short deadline asks whether a worker answers; one that
-// answers late but polled lately is busy, not gone. Within about 20 s of the last worker's crash the
-// two cannot be told apart, and the update is sent (docs/guarantees.md).
+// answers late but polled lately is busy, not gone. Until the last worker's last poll is older than
+// a live worker's can look (75 s), the two cannot be told apart, and the update is sent
+// (docs/guarantees.md).
 import { isGrpcServiceError, type Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
 import { ErrorType, JobsError, describeError } from '../shared/errors';
-import { optionalTsToMs } from '../shared/sdk-internals';
 import { deadLetterCountsQuery } from '../workflow-kit/dead-letter';
+import { lastPollAt, livePollWindowMs } from './queue-pollers';
 
 /** How long the probe waits for a worker's answer, in ms. */
 export const workerProbeMs = 5000;
 
 /** How long an answer vouches for the DLQ's workers, in ms: a bulk operation probes once in that time. */
 const answerValidMs = 10_000;
-
-/**
- * A worker that polled the queue this recently counts as alive, though slow to answer. The server
- * refuses queries itself once it saw no poller for 20 s (matching.queryPollerUnavailableWindow).
- */
-const livePollMs = 20_000;
-
-const { TaskQueueKind, TaskQueueType } = temporal.api.enums.v1;
 
 /** gRPC DEADLINE_EXCEEDED. */
 const GRPC_DEADLINE_EXCEEDED = 4;
@@ -37,12 +29,12 @@ export class DeadLetterNoWorkerError extends JobsError {
 /** How often an update that waits for a worker checks that one still polls the DLQ's queue, in ms. */
 export const updateCheckMs = 20_000;
 
-/** An update sent while a worker seemed alive, and not applied once none polled for 20 s: the server holds it. */
+/** An update sent while a worker seemed alive, and not applied once none polled for {@link livePollWindowMs}: the server holds it. */
 export class DeadLetterUnappliedError extends JobsError {
   constructor(workflowId: string, cause: unknown) {
     super(
       ErrorType.DlqBusy,
-      `no worker has polled the DLQ's task queue for ${livePollMs / 1000} s and the operation on ${workflowId} was not applied: the server holds it and applies it when a worker polls again; check the entry (jobctl dlq show) before repeating it`,
+      `no worker has polled the DLQ's task queue for ${livePollWindowMs / 1000} s and the operation on ${workflowId} was not applied: the server holds it and applies it when a worker polls again; check the entry (jobctl dlq show) before repeating it`,
       { cause },
     );
     this.name = 'DeadLetterError';
@@ -77,7 +69,7 @@ export class DeadLetterWorkerCheck {
       // late but still polls, and the update is its to meet; one that stopped polls no more.
       if (!(await this.polledLately())) {
         const why = code === GRPC_DEADLINE_EXCEEDED ? `none answered within ${workerProbeMs / 1000} s` : `the probe failed (${describeError(err)})`;
-        throw new DeadLetterNoWorkerError(this.taskQueue, `${why}, and none polled in the last ${livePollMs / 1000} s: stopped or crash-looping`, err);
+        throw new DeadLetterNoWorkerError(this.taskQueue, `${why}, and none polled in the last ${livePollWindowMs / 1000} s: stopped or crash-looping`, err);
       }
       return;
     }
@@ -87,7 +79,7 @@ export class DeadLetterWorkerCheck {
   /**
    * Runs an update with an abort signal and waits for it as long as a worker polls the DLQ's queue
    * (a busy one answers late); checked every {@link updateCheckMs}. Once none has polled for
-   * {@link livePollMs} (its workers died after the check), the call is abandoned with
+   * {@link livePollWindowMs} (its workers died after the check), the call is abandoned with
    * {@link DeadLetterUnappliedError}: the server holds the update and applies it when one returns.
    */
   async whileWorkersPoll<T>(workflowId: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -108,14 +100,12 @@ export class DeadLetterWorkerCheck {
     }
   }
 
-  /** Whether a worker polled the DLQ's queue for workflow tasks within {@link livePollMs}. */
+  /**
+   * Whether a worker polled the DLQ's queue for workflow tasks within {@link livePollWindowMs}, on
+   * any partition. The server refuses a query itself once it saw no poll for 20 s, counting a poll
+   * it holds (matching.queryPollerUnavailableWindow), but a query waits behind an update in flight.
+   */
   private async polledLately(): Promise<boolean> {
-    const { pollers } = await this.client.workflowService.describeTaskQueue({
-      namespace: this.client.options.namespace,
-      taskQueue: { name: this.taskQueue, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-      taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-    });
-    const now = Date.now();
-    return (pollers ?? []).some((p) => now - (optionalTsToMs(p.lastAccessTime) ?? 0) <= livePollMs);
+    return Date.now() - (await lastPollAt(this.client, this.taskQueue, 'workflow')) <= livePollWindowMs;
   }
 }

@@ -1,5 +1,4 @@
 import { isGrpcServiceError, type Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
 import { keyIdMetadataKey } from '../shared/encryption-codec';
 import { checkSearchAttributes, type SearchAttributeCheck, type SearchAttributeSpec } from '../shared/ensure-search-attributes';
 import { describeError } from '../shared/errors';
@@ -8,6 +7,7 @@ import { customSearchAttributes } from '../shared/search-attributes';
 import { optionalTsToMs } from '../shared/sdk-internals';
 import { decodePayload } from '../client/decode';
 import { checkFlowControl, flowControlFix, flowControlProblems } from '../client/flow-control-check';
+import { queuePollers } from '../client/queue-pollers';
 import { firstEvent } from '../client/history';
 import { jobTypeSearchAttribute } from '../catalog/job-type-attribute';
 
@@ -56,8 +56,6 @@ export interface DoctorInput {
 
 /** gRPC NOT_FOUND: the namespace does not exist. */
 const GRPC_NOT_FOUND = 5;
-
-const { TaskQueueType, TaskQueueKind } = temporal.api.enums.v1;
 
 /** Builds a report from its checks: ok unless one is `FAIL`. */
 export function doctorReport(namespace: string, checks: DoctorCheck[]): DoctorReport {
@@ -155,19 +153,11 @@ interface PollerCheck {
   shared?: { polledElsewhere: string[] };
 }
 
-/** The pollers of both sides of a task queue that polled within `freshMs`, by identity. */
+/** The pollers of both sides of a task queue, on any partition, that polled within `freshMs`, by identity. */
 async function checkPollers(client: Client, name: string, taskQueue: string, { freshMs, shared }: PollerCheck): Promise<DoctorCheck> {
   const lastPoll = new Map<string, number>();
-  for (const taskQueueType of [TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY]) {
-    const { pollers } = await client.workflowService.describeTaskQueue({
-      namespace: client.options.namespace,
-      taskQueue: { name: taskQueue, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-      taskQueueType,
-    });
-    for (const p of pollers ?? []) {
-      const at = optionalTsToMs(p.lastAccessTime) ?? 0;
-      lastPoll.set(p.identity ?? '', Math.max(at, lastPoll.get(p.identity ?? '') ?? 0));
-    }
+  for (const side of ['workflow', 'activity'] as const) {
+    for (const [identity, at] of await queuePollers(client, taskQueue, side)) lastPoll.set(identity, Math.max(at, lastPoll.get(identity) ?? 0));
   }
   const now = Date.now();
   const live = [...lastPoll.values()].filter((at) => now - at <= freshMs);

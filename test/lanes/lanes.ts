@@ -76,6 +76,7 @@ export const lanes: Lane[] = [
         'outbox',
         'own-queues',
         'pause',
+        'queue-pollers',
         'rolling-deploy',
         'shutdown',
         'start-signals',
