@@ -1,11 +1,11 @@
 // Bulk redrive and discard over a stream of entries: one entry at a time, paced, each outcome
 // reported as it happens, so that a selection of any size runs with bounded memory and a failed
 // operation on one entry does not stop the rest.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorType, JobsError, describeError } from '../shared/errors';
 import type { RedriveResult } from '../workflow-kit/dead-letter';
 import type { DeadLetterEntry } from '../workflow-kit/dead-letter-entries';
 import type { LocatedEntry } from './dead-letter-reads';
+import { pacer, pooled } from './paced-pool';
 
 /** Which dead-lettered entries a bulk operation applies to. */
 export interface DeadLetterSelection {
@@ -76,47 +76,6 @@ export interface BulkTarget {
 
 /** The entries to operate on: a list, or a read of the DLQs bounded by the operation's start time. */
 export type BulkSource = readonly LocatedEntry[] | ((snapshot: string) => AsyncIterable<LocatedEntry>);
-
-/** Waits so that two operations start at least `1 / rate` seconds apart; returns the start time, or nothing once `signal` is aborted. */
-function pacer(ratePerSecond?: number, signal?: AbortSignal): () => Promise<Date | undefined> {
-  let last: number | undefined;
-  return async () => {
-    if (ratePerSecond && last !== undefined) {
-      const wait = last + 1000 / ratePerSecond - Date.now();
-      if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => undefined);
-    }
-    if (signal?.aborted) return undefined;
-    last = Date.now();
-    return new Date(last);
-  };
-}
-
-/**
- * Runs `run` over `items` with at most `concurrency` in flight, each started after `pace` (until
- * it answers nothing: aborted), and yields the outcomes in the order the items came. `run` reports
- * failures in its outcome, and rejects only to stop the whole operation.
- */
-async function* pooled<I, O>(items: AsyncIterable<I> | Iterable<I>, concurrency: number, pace: () => Promise<Date | undefined>, run: (item: I, startedAt: Date) => Promise<O>): AsyncGenerator<O> {
-  const inFlight: Promise<O>[] = [];
-  let stopping = false;
-  try {
-    for await (const item of items) {
-      // A call that stops the operation stops the starting of others at once, not when its turn comes.
-      const at = stopping ? undefined : await pace();
-      if (!at || stopping) break;
-      const call = run(item, at);
-      call.catch(() => (stopping = true)); // and no rejection is left unhandled if the caller stops reading
-      inFlight.push(call);
-      if (inFlight.length >= Math.max(1, concurrency)) yield await inFlight.shift()!;
-    }
-    while (inFlight.length > 0) yield await inFlight.shift()!;
-  } catch (err) {
-    // The operation stops (no worker answers): the calls already sent end first (each gives up once
-    // no worker has polled for 20 s) and are reported, so that every entry acted on is named; then the stop.
-    for (const settled of await Promise.allSettled(inFlight.splice(0))) if (settled.status === 'fulfilled') yield settled.value;
-    throw err;
-  }
-}
 
 /** With no worker on the DLQ's queue no entry can be operated on: the whole operation stops, naming why. */
 function stopWithoutWorker(err: unknown): void {

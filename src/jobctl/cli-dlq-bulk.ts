@@ -10,6 +10,7 @@ import { formatRedrivePlan, formatTable } from '../client/format';
 import type { JobClient } from '../client/job-client';
 import { readRedrivePlan } from '../client/redrive-plan';
 import { startProgress } from './progress';
+import { InterruptedError } from './cli-errors';
 
 interface BulkFlags {
   type?: string;
@@ -39,10 +40,37 @@ function parseConcurrency(opts: BulkFlags): number {
   return n;
 }
 
-/** Prints outcomes as they come (JSON: one array, written element by element) and throws if any failed. */
+/**
+ * An operator's stop for a bulk operation: the first SIGINT or SIGTERM aborts `signal` (no other
+ * call starts; those in flight end and are reported); a second one quits at once, as usual.
+ */
+function interruption(): { signal: AbortSignal; received: () => NodeJS.Signals | undefined; dispose: () => void } {
+  const controller = new AbortController();
+  let received: NodeJS.Signals | undefined;
+  const onSignal = (name: NodeJS.Signals) => {
+    received = name;
+    dispose();
+    controller.abort();
+    process.stderr.write(`jobctl: ${name}: no other entry is sent; the calls in flight end and are reported (${name} again quits without them)\n`);
+  };
+  const dispose = () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
+  return { signal: controller.signal, received: () => received, dispose };
+}
+
+/** Exit codes of a command stopped by a signal: 128 + its number. */
+const signalExitCodes: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
+
+/**
+ * Prints outcomes as they come (JSON: one array, written element by element), then what was done,
+ * however the operation ended (all done, stopped, interrupted); throws if any failed.
+ */
 async function report<O extends { id: string; error?: string; dryRun?: boolean }>(
   verb: { past: string; base: string },
-  outcomes: AsyncIterable<O>,
+  run: (signal: AbortSignal) => AsyncIterable<O>,
   opts: BulkFlags,
   line: (o: O) => string,
   dryRow: (o: O) => Record<string, string>,
@@ -60,8 +88,11 @@ async function report<O extends { id: string; error?: string; dryRun?: boolean }
     rows = [];
   };
   if (opts.json) process.stdout.write('[');
+  const interrupt = interruption();
+  let stop: { err: unknown } | undefined;
+  const summary = () => `${done - failed} ${verb.past}, ${failed} failed, in ${((Date.now() - started) / 1000).toFixed(1)} s`;
   try {
-    for await (const o of outcomes) {
+    for await (const o of run(interrupt.signal)) {
       if (opts.json) process.stdout.write(`${done === 0 ? '\n' : ',\n'}${JSON.stringify(o)}`);
       else if (o.dryRun) {
         rows.push(dryRow(o));
@@ -74,15 +105,25 @@ async function report<O extends { id: string; error?: string; dryRun?: boolean }
       }
       progress?.tick(o.error !== undefined);
     }
+  } catch (err) {
+    stop = { err };
   } finally {
     progress?.stop();
+    interrupt.dispose();
   }
   if (opts.json) console.log(done === 0 ? ']' : '\n]');
-  else if (opts.dryRun) {
+  if (stop) {
+    // Stopped (no worker answers): what was done before the stop, then why.
+    if (!opts.dryRun) console.error(`jobctl: stopped after ${summary()}; no entry after the stop was sent`);
+    throw stop.err;
+  }
+  if (opts.dryRun && !opts.json) {
     flushRows();
     console.log(`dry run: would ${verb.base} ${done} job(s); nothing was changed`);
   }
-  if (!opts.dryRun) console.error(`jobctl: ${done - failed} ${verb.past}, ${failed} failed, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const signal = interrupt.received();
+  if (signal) throw new InterruptedError(signalExitCodes[signal] ?? 130, `jobctl: ${signal}: ${summary()}; no other entry was sent`);
+  if (!opts.dryRun) console.error(`jobctl: ${summary()}`);
   if (failed > 0) throw new BulkFailedError(`${failed} of ${done} ${verb.base}(s) failed; first: ${firstError}`);
 }
 
@@ -148,7 +189,7 @@ export function addBulkCommands(dlq: Command): void {
         if (id !== undefined) await c.deadLetters.show(id);
         await report<RedriveOutcome>(
           { past: 'redriven', base: 'redrive' },
-          c.deadLetters.redriveAll(selected, { patch, reason: opts.reason, by, ratePerSecond, concurrency: parseConcurrency(opts), dryRun: opts.dryRun }),
+          (signal) => c.deadLetters.redriveAll(selected, { patch, reason: opts.reason, by, ratePerSecond, concurrency: parseConcurrency(opts), dryRun: opts.dryRun, signal }),
           opts,
           (o) => (o.error ? `${o.id}: not redriven: ${o.error}` : `${o.id}: redriven (run ${o.runId})`),
           (o) => ({ id: o.id, type: o.type, wouldStartWith: JSON.stringify(o.payload) }),
@@ -182,7 +223,7 @@ export function addBulkCommands(dlq: Command): void {
         if (id !== undefined) await c.deadLetters.show(id);
         await report<DiscardOutcome>(
           { past: 'discarded', base: 'discard' },
-          c.deadLetters.discardAll(selected, { reason: opts.reason, by, ratePerSecond, concurrency: parseConcurrency(opts), dryRun: opts.dryRun }),
+          (signal) => c.deadLetters.discardAll(selected, { reason: opts.reason, by, ratePerSecond, concurrency: parseConcurrency(opts), dryRun: opts.dryRun, signal }),
           opts,
           (o) => (o.error ? `${o.id}: not discarded: ${o.error}` : `${o.id}: discarded`),
           (o) => ({ id: o.id, type: o.type }),

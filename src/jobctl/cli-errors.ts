@@ -14,3 +14,13 @@ export class JobFailedError extends JobsError {
     super(ErrorType.JobFailed, detail, options);
   }
 }
+
+/** The operator stopped the command with a signal and it stopped cleanly: exit 128 + the signal's number (130 for SIGINT, 143 for SIGTERM). jobctl prints its detail. */
+export class InterruptedError extends JobsError {
+  constructor(
+    readonly exitCode: number,
+    detail: string,
+  ) {
+    super(ErrorType.Interrupted, detail);
+  }
+}

@@ -3,7 +3,7 @@
 // each cost tens of milliseconds to load): see docs/performance.md.
 import { Command, CommanderError } from 'commander';
 import { ConfigError, ErrorType, IdConflictError, InvalidOptionError, InvalidPayloadError, JobsError, ScheduleExistsError, UnknownJobTypeError, describeError } from '../shared/errors';
-import { JobFailedError, UsageError } from './cli-errors';
+import { InterruptedError, JobFailedError, UsageError } from './cli-errors';
 import { sanitizeForTerminal } from '../client/format';
 import { redact, secretsFromEnv } from '../shared/redact';
 import { missingNamespaceError, missingNamespaceOf } from '../shared/missing-namespace';
@@ -123,8 +123,9 @@ export async function main(argv: string[]): Promise<number> {
     const namespace = missingNamespaceOf(thrown);
     const err = namespace === undefined ? thrown : missingNamespaceError(namespace, undefined, thrown);
     // jobctl's own usage and job-failed messages were always printed bare; every other error names its type.
-    const message = err instanceof UsageError || err instanceof JobFailedError ? err.detail : err instanceof JobsError ? err.message : `jobctl: ${describeError(err)}`;
+    const message = err instanceof UsageError || err instanceof JobFailedError || err instanceof InterruptedError ? err.detail : err instanceof JobsError ? err.message : `jobctl: ${describeError(err)}`;
     console.error(sanitizeForTerminal(redact(message, secretsFromEnv())));
+    if (err instanceof InterruptedError) return err.exitCode;
     return isBadInput(err) ? 2 : 1;
   }
 }

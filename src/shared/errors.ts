@@ -82,6 +82,8 @@ export const ErrorType = {
   Usage: 'jobs:usage',
   /** The job jobctl waited for failed, or did not finish in time; not an input or connection problem (exit 1). */
   JobFailed: 'jobs:job-failed',
+  /** The operator interrupted a jobctl command (SIGINT, SIGTERM) and it stopped cleanly: exit 128 + the signal's number (130 for Ctrl-C). */
+  Interrupted: 'jobs:interrupted',
 } as const;
 
 /** One of the {@link ErrorType} strings. */

@@ -55,4 +55,38 @@ describe('bulk discard', () => {
     for await (const outcome of bulkDiscard(target, ['e-0', 'e-1', 'e-2'].map(located), { concurrency: 2 })) outcomes.push(outcome);
     assert.deepEqual(outcomes.map((o) => [o.id, o.error ?? 'done']), [['e-0', 'done'], ['e-1', 'not dead-lettered'], ['e-2', 'done']]);
   });
+  it('reports each discard as soon as it ends, not when the pool fills or its turn comes', async () => {
+    const events: string[] = [];
+    const target: BulkTarget = {
+      patchedPayload: () => undefined,
+      shown: (_entry, payload) => payload,
+      restart: () => Promise.reject(new Error('not called')),
+      discard: async ({ entry }) => {
+        events.push(`start ${entry.id}`);
+        await sleep(entry.id === 'e-0' ? 1500 : 20);
+      },
+    };
+    // Two a second: each quick discard ends long before the next starts; e-0 ends after e-1 and e-2.
+    for await (const outcome of bulkDiscard(target, ['e-0', 'e-1', 'e-2'].map(located), { concurrency: 8, ratePerSecond: 2 })) events.push(`done ${outcome.id}`);
+    assert.deepEqual(events, ['start e-0', 'start e-1', 'done e-1', 'start e-2', 'done e-2', 'done e-0']);
+  });
+
+  it('stops starting discards once interrupted, and reports every one in flight', async () => {
+    const controller = new AbortController();
+    const started: string[] = [];
+    const target: BulkTarget = {
+      patchedPayload: () => undefined,
+      shown: (_entry, payload) => payload,
+      restart: () => Promise.reject(new Error('not called')),
+      discard: async ({ entry }) => {
+        started.push(entry.id);
+        if (entry.id === 'e-2') controller.abort(); // the operator's Ctrl-C while e-0..e-2 are in flight
+        await sleep(100);
+      },
+    };
+    const reported: string[] = [];
+    for await (const outcome of bulkDiscard(target, ['e-0', 'e-1', 'e-2', 'e-3', 'e-4'].map(located), { concurrency: 4, signal: controller.signal })) reported.push(outcome.id);
+    assert.deepEqual(started, ['e-0', 'e-1', 'e-2']);
+    assert.deepEqual(reported.sort(), ['e-0', 'e-1', 'e-2']);
+  });
 });

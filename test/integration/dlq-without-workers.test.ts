@@ -3,13 +3,11 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { temporal as proto } from '@temporalio/proto';
-import { sendDeadLetters } from '../../src/activity-kit/dead-letter';
-import { HandOffBatcher } from '../../src/activity-kit/hand-off-batcher';
-import { deadLetterShardOf, deadLetterShardWorkflowId, deadLetterWorkflowIds } from '../../src/catalog/dead-letter-shards';
+import { deadLetterWorkflowIds } from '../../src/catalog/dead-letter-shards';
 import { JobClient } from '../../src/client/job-client';
 import { startConsole, type RunningConsole } from '../../src/console/server';
-import type { DeadLetterInput } from '../../src/workflow-kit/dead-letter-entries';
 import { ownQueuesCatalog } from '../fixtures/own-queues/catalog';
+import { handOver as handOverTo } from '../helpers/dead-letter-hand-offs';
 import { repoRoot, uniqueId } from '../helpers/env';
 import { runCommand, startProcess, type Started } from '../helpers/processes';
 import { killIfRunning, startTestTemporal, until, type TestTemporal } from '../helpers/worker-process';
@@ -61,17 +59,7 @@ describe(`the DLQ with every worker down: ${handOffs} failures (real dev server,
     await temporal?.stop();
   });
 
-  function handOff(i: number): DeadLetterInput {
-    const id = `handed-${i}`;
-    return {
-      id, type: 'brittle', runId: `run-${id}`, payload: { note: `n${i}` }, attempts: 2, failedAt: new Date(Date.UTC(2026, 11, 1, 0, 0, i)).toISOString(),
-      error: { type: 'fixture:gone', message: `upstream ${i} is gone` }, fingerprint: 'f-gone', fingerprintText: 'fixture:gone: upstream <n> is gone',
-    };
-  }
-  async function handOver(from: number, to: number): Promise<void> {
-    const batcher = new HandOffBatcher<DeadLetterInput>({ send: (workflowId, entries) => sendDeadLetters(jobs.temporal, taskQueue, workflowId, entries) });
-    await Promise.all(Array.from({ length: to - from }, (_, k) => batcher.submit(deadLetterShardWorkflowId(taskQueue, 'brittle', deadLetterShardOf(`handed-${from + k}`)), handOff(from + k))));
-  }
+  const handOver = (from: number, to: number) => handOverTo(jobs.temporal, taskQueue, 'brittle', from, to);
 
   it('reads every entry, group, count and page with no worker; a discard says at once that none answers and changes nothing; a worker back redrives a group', async () => {
     // Where the time goes, should a loaded machine make it slow.

@@ -48,9 +48,8 @@ describe('who polls a task queue: every partition, and a live worker\'s long pol
   it('counts an idle worker as polling while its last poll is under a minute old, and lets an update that takes longer than 20 s finish', async () => {
     const partitions = await client.workflowService.listTaskQueuePartitions({ namespace: 'default', taskQueue: { name: taskQueue } });
     assert.equal(partitions.workflowTaskQueuePartitions?.length, 4, 'the CLI\'s default: 4 partitions');
-    const workflowPollers = await queuePollers(client, taskQueue, 'workflow');
-    const activityPollers = await queuePollers(client, taskQueue, 'activity');
-    assert.ok(workflowPollers.size >= 1 && activityPollers.size >= 1, `the worker polls both sides: ${[...workflowPollers.keys(), ...activityPollers.keys()].join(', ')}`);
+    // The worker logs its start before each poller has begun its first poll.
+    await until('the worker polls both sides of the queue', async () => (await queuePollers(client, taskQueue, 'workflow')).size >= 1 && (await queuePollers(client, taskQueue, 'activity')).size >= 1, 60_000);
 
     // Nothing to do: every poll waits out its minute on the server. Once the newest began over 25 s
     // ago, a 20 s look at the pollers would call the worker gone.

@@ -68,6 +68,7 @@ export const lanes: Lane[] = [
         'cancellation',
         'concurrency-limit',
         'dashboard-queries',
+        'dlq-bulk-interrupt',
         'dlq-without-workers',
         'email-once',
         'fairness',
