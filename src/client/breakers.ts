@@ -7,7 +7,18 @@ import { isNoPoller, workerProbeMs } from './dead-letter-worker-check';
 import { lastPollAt, livePollWindowMs } from './queue-pollers';
 import { breakerSettings, planDependencies, type DependencyPlan } from '../catalog/dependency-plan';
 import { ErrorType, InvalidOptionError, JobsError } from '../shared/errors';
-import { bounded } from '../shared/bounded';
+import { whilePolled } from './while-polled';
+
+/** An order sent while a worker polled the shared queue, and not applied once none has polled for 75 s: the server holds it. */
+export class BreakerOrderHeldError extends JobsError {
+  constructor(taskQueue: string, dependency: string, cause: unknown) {
+    super(
+      ErrorType.BreakerOrderHeld,
+      `no worker has polled the shared task queue ${taskQueue} for ${livePollWindowMs / 1000} s and the order to the breaker of ${dependency} was not applied: the server holds it and applies it when a worker polls again (a server restart first drops it); see jobctl breakers before ordering again`,
+      { cause },
+    );
+  }
+}
 
 /** No worker polls the shared queue: an order would wait on the server and apply whenever one comes. */
 export class BreakerNoWorkerError extends JobsError {
@@ -21,9 +32,6 @@ export type { BreakerView };
 
 /** Longest `reason` or `by` an order keeps. */
 const maxOrderText = 200;
-/** How long an order waits for a worker of the shared queue to apply it. */
-const orderTimeoutMs = 15_000;
-
 /**
  * The circuit breakers of a deployment's dependencies (docs/guide/circuit-breakers.md): read them
  * (from each breaker's memo: no worker needed) and order one open or closed (`jobctl breaker`). An
@@ -52,9 +60,12 @@ export class JobBreakers {
 
   /**
    * Orders a breaker open (it stays open, no probe, until ordered closed) or closed (at once, its
-   * failures forgotten). Resolves to the breaker after the order.
+   * failures forgotten). Resolves to the breaker after the order, which a worker of the shared
+   * queue applies: a busy one (a backlog on that queue) late, and the call waits as long as one
+   * polls (`onWait` is told after 20 s); once none has polled for 75 s it fails with
+   * `jobs:breaker-order-held`, and the server applies the order when a worker returns.
    */
-  async order(dependency: string, state: 'open' | 'closed', options: { by?: string; reason?: string } = {}): Promise<BreakerView> {
+  async order(dependency: string, state: 'open' | 'closed', options: { by?: string; reason?: string; onWait?: () => void } = {}): Promise<BreakerView> {
     const text: { by?: string; reason?: string } = {};
     for (const key of ['by', 'reason'] as const) {
       const value = options[key];
@@ -68,10 +79,10 @@ export class JobBreakers {
     }
     const plan = this.plan(dependency);
     await this.refuseWithoutWorker(plan.name);
-    return bounded(
-      sendToBreaker(this.client, this.taskQueue, plan, { order: { state, ...text } }),
-      orderTimeoutMs,
-      `the breaker of ${dependency} did not take the order within ${orderTimeoutMs / 1000}s although a worker polled the shared task queue ${this.taskQueue} lately: the server holds the order and applies it when that worker runs the breaker (a server restart first drops it); see jobctl breakers before ordering again`,
+    return whilePolled(
+      this.client,
+      { taskQueue: this.taskQueue, gone: (cause) => new BreakerOrderHeldError(this.taskQueue, dependency, cause), onWait: options.onWait },
+      (signal) => this.client.withAbortSignal(signal, () => sendToBreaker(this.client, this.taskQueue, plan, { order: { state, ...text } })),
     );
   }
 

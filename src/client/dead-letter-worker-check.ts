@@ -8,6 +8,7 @@ import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { ErrorType, JobsError, describeError } from '../shared/errors';
 import { deadLetterCountsQuery } from '../workflow-kit/dead-letter';
 import { lastPollAt, livePollWindowMs } from './queue-pollers';
+import { whilePolled } from './while-polled';
 
 /** How long the probe waits for a worker's answer, in ms. */
 export const workerProbeMs = 5000;
@@ -25,9 +26,6 @@ export class DeadLetterNoWorkerError extends JobsError {
     this.name = 'DeadLetterError';
   }
 }
-
-/** How often an update that waits for a worker checks that one still polls the DLQ's queue, in ms. */
-export const updateCheckMs = 20_000;
 
 /** An update sent while a worker seemed alive, and not applied once none polled for {@link livePollWindowMs}: the server holds it. */
 export class DeadLetterUnappliedError extends JobsError {
@@ -78,26 +76,12 @@ export class DeadLetterWorkerCheck {
 
   /**
    * Runs an update with an abort signal and waits for it as long as a worker polls the DLQ's queue
-   * (a busy one answers late); checked every {@link updateCheckMs}. Once none has polled for
-   * {@link livePollWindowMs} (its workers died after the check), the call is abandoned with
-   * {@link DeadLetterUnappliedError}: the server holds the update and applies it when one returns.
+   * (a busy one answers late); once none has polled for {@link livePollWindowMs} (its workers died
+   * after the check), the call is abandoned with {@link DeadLetterUnappliedError}: the server holds
+   * the update and applies it when one returns.
    */
-  async whileWorkersPoll<T>(workflowId: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const abort = new AbortController();
-    const running = call(abort.signal);
-    const settled = running.then(() => true as const, () => true as const);
-    for (;;) {
-      let timer: NodeJS.Timeout | undefined;
-      const done = await Promise.race([settled, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), updateCheckMs)))]);
-      clearTimeout(timer);
-      if (done) return running;
-      // A failed look at the pollers is no evidence that they are gone: keep waiting.
-      if (await this.polledLately().catch(() => true)) continue;
-      abort.abort();
-      const err = await running.then(() => undefined, (e: unknown) => e);
-      if (err === undefined) return running;
-      throw new DeadLetterUnappliedError(workflowId, err);
-    }
+  whileWorkersPoll<T>(workflowId: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return whilePolled(this.client, { taskQueue: this.taskQueue, gone: (cause) => new DeadLetterUnappliedError(workflowId, cause) }, call);
   }
 
   /**

@@ -38,7 +38,9 @@ export function addBreakerCommands(program: Command): void {
       .option('--json', 'print the breaker after the order as JSON')
       .action(async (dependency: string, opts: { reason?: string; json?: boolean }) => {
         const by = jobctlUser();
-        const view = await withClient((c) => c.breakers.order(dependency, state, { by, reason: opts.reason }), 'optional');
+        // A worker busy with a backlog on the shared queue takes the order late: say so, and wait.
+        const onWait = () => process.stderr.write(`jobctl: the breaker of ${dependency} has not taken the order after 20 s; a worker polls the shared queue, so it is waited for (a backlog there delays it; Ctrl-C stops waiting, and the server still applies it)\n`);
+        const view = await withClient((c) => c.breakers.order(dependency, state, { by, reason: opts.reason, onWait }), 'optional');
         console.log(opts.json ? JSON.stringify(view) : breakerLine(view));
       });
   }

@@ -72,6 +72,8 @@ export const ErrorType = {
   DlqNoWorker: 'jobs:dlq-no-worker',
   /** No worker polls the shared task queue, which runs the breakers: an order to one changed nothing. */
   BreakerNoWorker: 'jobs:breaker-no-worker',
+  /** An order to a breaker was sent while a worker polled the shared queue, and none has polled since: the server holds it and applies it when one polls again. */
+  BreakerOrderHeld: 'jobs:breaker-order-held',
   /** A payload is encrypted with a key ID that is not configured (ENCRYPTION_KEYS / ENCRYPTION_KEY_FILE). */
   CodecUnknownKey: 'jobs:codec-unknown-key',
   /** An encrypted payload does not decrypt with its key: wrong key material, or the bytes were altered. */
