@@ -7,7 +7,7 @@ import { customSearchAttributes } from '../shared/search-attributes';
 import { optionalTsToMs } from '../shared/sdk-internals';
 import { decodePayload } from '../client/decode';
 import { checkFlowControl, flowControlFix, flowControlProblems } from '../client/flow-control-check';
-import { queuePollers } from '../client/queue-pollers';
+import { livePollWindowMs, queuePollers } from '../client/queue-pollers';
 import { firstEvent } from '../client/history';
 import { jobTypeSearchAttribute } from '../catalog/job-type-attribute';
 
@@ -43,7 +43,8 @@ export interface DoctorInput {
   attributes?: SearchAttributeSpec;
   /**
    * A poller counts when it polled within this long, in ms: the server lists pollers for minutes
-   * after they stop, and a live worker polls again at least every minute or so. @defaultValue 120000
+   * after they stop, and a live worker polls again at least every minute; the DLQ's and the
+   * breakers' checks use the same window. @defaultValue 75000 (livePollWindowMs)
    */
   pollerFreshMs?: number;
   /**
@@ -97,7 +98,7 @@ export async function runDoctor(client: Client, input: DoctorInput): Promise<Doc
     else checks.push({ name, status: 'FAIL', detail: `registered as ${a.registeredAs}, but jobs need ${a.type}`, fix: `remove it (temporal operator search-attribute remove --namespace ${namespace} --name ${a.name}), then:\n  ${fix.temporal}` });
   }
 
-  const freshMs = input.pollerFreshMs ?? 120_000;
+  const freshMs = input.pollerFreshMs ?? livePollWindowMs;
   const taskQueues = [...new Set([input.sharedQueue, ...input.taskQueues])];
   // The queues of their own first: whether their workers live decides the shared queue's advice.
   const own = taskQueues.filter((q) => q !== input.sharedQueue);
