@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { JobClient } from '../../src/client/job-client';
 import { ownQueuesCatalog } from '../fixtures/own-queues/catalog';
 import { handOver } from '../helpers/dead-letter-hand-offs';
+import { startOwnQueuesWorker } from '../helpers/own-queues-worker';
 import { repoRoot, uniqueId } from '../helpers/env';
 import { startProcess, type Started } from '../helpers/processes';
 import { killIfRunning, startTestTemporal, until, type TestTemporal } from '../helpers/worker-process';
@@ -25,13 +26,7 @@ describe('a bulk DLQ operation interrupted with Ctrl-C (real dev server, worker 
   before(async () => {
     temporal = await startTestTemporal();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dlq-interrupt-'));
-    worker = startProcess(
-      process.execPath,
-      ['--require', 'tsx/cjs', path.join(repoRoot, 'src/worker/main.ts'), '--worker', path.join(repoRoot, 'test/fixtures/own-queues/worker.ts')],
-      { ...process.env, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, DATA_DIR: dataDir, DATABASE_URL: undefined, LOG_LEVEL: 'info', METRICS_PORT: '0' },
-      repoRoot,
-    );
-    await worker.waitFor('worker:started', 180_000);
+    worker = await startOwnQueuesWorker(temporal.address, taskQueue, dataDir);
     jobs = await JobClient.connect({ catalog: ownQueuesCatalog, temporalAddress: temporal.address, taskQueue });
   });
 

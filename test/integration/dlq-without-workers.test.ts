@@ -8,8 +8,9 @@ import { JobClient } from '../../src/client/job-client';
 import { startConsole, type RunningConsole } from '../../src/console/server';
 import { ownQueuesCatalog } from '../fixtures/own-queues/catalog';
 import { handOver as handOverTo } from '../helpers/dead-letter-hand-offs';
+import { startOwnQueuesWorker } from '../helpers/own-queues-worker';
 import { repoRoot, uniqueId } from '../helpers/env';
-import { runCommand, startProcess, type Started } from '../helpers/processes';
+import { runCommand, type Started } from '../helpers/processes';
 import { killIfRunning, startTestTemporal, until, type TestTemporal } from '../helpers/worker-process';
 
 /** Failures handed to the DLQ besides the real ones: issue 31 asks for reads at 5,000 and more. */
@@ -30,16 +31,7 @@ describe(`the DLQ with every worker down: ${handOffs} failures (real dev server,
   let dataDir: string;
   const taskQueue = uniqueId('dlq-down');
 
-  async function startWorker(): Promise<Started> {
-    const started = startProcess(
-      process.execPath,
-      ['--require', 'tsx/cjs', path.join(repoRoot, 'src/worker/main.ts'), '--worker', path.join(repoRoot, 'test/fixtures/own-queues/worker.ts')],
-      { ...process.env, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, DATA_DIR: dataDir, DATABASE_URL: undefined, LOG_LEVEL: 'info', METRICS_PORT: '0' },
-      repoRoot,
-    );
-    await started.waitFor('worker:started', 180_000);
-    return started;
-  }
+  const startWorker = () => startOwnQueuesWorker(temporal.address, taskQueue, dataDir);
   // Run where no package.json names a catalog: jobctl finds the DLQs' types on the server.
   const jobctl = (...args: string[]) => {
     const began = Date.now();

@@ -8,8 +8,9 @@ import { DeadLetterUnappliedError, DeadLetterWorkerCheck } from '../../src/clien
 import { lastPollAt, livePollWindowMs, queuePollers } from '../../src/client/queue-pollers';
 import { customSearchAttributes } from '../../src/shared/search-attributes';
 import { startBareTemporal, type BareTemporal } from '../helpers/bare-temporal';
-import { repoRoot, uniqueId } from '../helpers/env';
-import { startProcess, type Started } from '../helpers/processes';
+import { uniqueId } from '../helpers/env';
+import { startOwnQueuesWorker } from '../helpers/own-queues-worker';
+import { type Started } from '../helpers/processes';
 import { killIfRunning, until } from '../helpers/worker-process';
 
 // Whether a worker serves a queue decides whether a DLQ operation or a breaker order is sent. The
@@ -30,13 +31,7 @@ describe('who polls a task queue: every partition, and a live worker\'s long pol
     connection = await Connection.connect({ address: bare.address });
     client = new Client({ connection });
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pollers-'));
-    worker = startProcess(
-      process.execPath,
-      ['--require', 'tsx/cjs', path.join(repoRoot, 'src/worker/main.ts'), '--worker', path.join(repoRoot, 'test/fixtures/own-queues/worker.ts')],
-      { ...process.env, TEMPORAL_ADDRESS: bare.address, TEMPORAL_TASK_QUEUE: taskQueue, DATA_DIR: dataDir, DATABASE_URL: undefined, LOG_LEVEL: 'info', METRICS_PORT: '0' },
-      repoRoot,
-    );
-    await worker.waitFor('worker:started', 180_000);
+    worker = await startOwnQueuesWorker(bare.address, taskQueue, dataDir);
   });
 
   after(async () => {
