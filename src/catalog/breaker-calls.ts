@@ -35,9 +35,9 @@ export async function startBreaker(client: Client, sharedQueue: string, plan: Pl
 }
 
 /** Sends a report or an order to a dependency's breaker, starting it if needed; resolves to its view after it. */
-export function sendToBreaker(client: Client, sharedQueue: string, plan: PlanOf, message: { report: BreakerReport } | { order: BreakerOrder }): Promise<BreakerView> {
+export function sendToBreaker(client: Client, sharedQueue: string, plan: PlanOf, message: { report: BreakerReport } | { order: BreakerOrder }, updateId?: string): Promise<BreakerView> {
   const [name, arg] = 'report' in message ? [breakerUpdateNames.report, message.report] : [breakerUpdateNames.force, message.order];
-  return updateWithStart<BreakerView>(client, sharedQueue, plan, name, arg);
+  return updateWithStart<BreakerView>(client, sharedQueue, plan, name, arg, updateId);
 }
 
 /** Asks a dependency's breaker to let an attempt begin; resolves once it may, or its wait ran out. */
@@ -45,7 +45,8 @@ export function askBreaker(client: Client, sharedQueue: string, plan: PlanOf, re
   return updateWithStart<BreakerAdmission>(client, sharedQueue, plan, breakerUpdateNames.admit, request);
 }
 
-function updateWithStart<R>(client: Client, sharedQueue: string, plan: PlanOf, name: string, arg: unknown): Promise<R> {
+/** An update of the breaker, starting it if it never ran; `updateId` (one per order, kept across retries) lets the server apply it once. */
+function updateWithStart<R>(client: Client, sharedQueue: string, plan: PlanOf, name: string, arg: unknown, updateId?: string): Promise<R> {
   const start = new WithStartWorkflowOperation(breakerWorkflowType, startOptions(sharedQueue, plan));
-  return client.workflow.executeUpdateWithStart<(input: BreakerInput) => Promise<void>, R, [unknown]>(name, { args: [arg], startWorkflowOperation: start });
+  return client.workflow.executeUpdateWithStart<(input: BreakerInput) => Promise<void>, R, [unknown]>(name, { args: [arg], startWorkflowOperation: start, ...(updateId ? { updateId } : {}) });
 }

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { BreakerView } from '../catalog/breaker-state';
-import { readBreaker, sendToBreaker } from '../catalog/breaker-calls';
+import { readBreaker } from '../catalog/breaker-calls';
+import { sendOrder } from './breaker-order';
 import type { Catalog } from '../catalog/catalog';
 import { breakerId, breakerViewQueryName, breakerWorkflowType, dependencyNamePattern, dependencyQueue } from '../catalog/dependency';
 import { isNoPoller, workerProbeMs } from './dead-letter-worker-check';
@@ -82,7 +83,7 @@ export class JobBreakers {
     return whilePolled(
       this.client,
       { taskQueue: this.taskQueue, gone: (cause) => new BreakerOrderHeldError(this.taskQueue, dependency, cause), onWait: options.onWait },
-      (signal) => this.client.withAbortSignal(signal, () => sendToBreaker(this.client, this.taskQueue, plan, { order: { state, ...text } })),
+      (signal) => this.client.withAbortSignal(signal, () => sendOrder(this.client, this.taskQueue, plan, { state, ...text })),
     );
   }
 

@@ -74,6 +74,8 @@ export const ErrorType = {
   BreakerNoWorker: 'jobs:breaker-no-worker',
   /** An order to a breaker was sent while a worker polled the shared queue, and none has polled since: the server holds it and applies it when one polls again. */
   BreakerOrderHeld: 'jobs:breaker-order-held',
+  /** A breaker's workflow kept refusing an order (its workflow task failing or timing out) for a minute: nothing was applied. */
+  BreakerBusy: 'jobs:breaker-busy',
   /** A payload is encrypted with a key ID that is not configured (ENCRYPTION_KEYS / ENCRYPTION_KEY_FILE). */
   CodecUnknownKey: 'jobs:codec-unknown-key',
   /** An encrypted payload does not decrypt with its key: wrong key material, or the bytes were altered. */

@@ -64,6 +64,7 @@ export const lanes: Lane[] = [
       ...inFolder('dev', ['dev-server-start']),
       ...inFolder('integration', [
         'breaker',
+        'breaker-stalled-worker',
         'bring-your-own-temporal',
         'cancellation',
         'concurrency-limit',
