@@ -10,12 +10,13 @@ import { ErrorType, JobsError, describeError } from '../shared/errors';
 const GRPC = { NOT_FOUND: 5, RESOURCE_EXHAUSTED: 8, ABORTED: 10, UNAVAILABLE: 14, DEADLINE_EXCEEDED: 4 } as const;
 
 /**
- * How long a call is retried before its error is reported, in ms. Long enough for a loaded
+ * How long a call is retried before its error is reported, in ms (a breaker's order too,
+ * breaker-order.ts). Long enough for a loaded
  * machine: two suites side by side on 2 cores had a DLQ activation of thousands of signals outrun
  * its 10 s task timeout several times over, refusing updates all the while ("Workflow Task in failed
  * state") for more than 10 s. A worker that is gone is found apart from this (whileWorkersPoll).
  */
-const retryForMs = 60_000;
+export const handOverRetryMs = 60_000;
 
 /** Whether the DLQ workflow does not exist (never started): it holds nothing. */
 export function isMissingWorkflow(err: unknown): boolean {
@@ -46,18 +47,27 @@ export class DeadLetterBusyError extends JobsError {
 }
 
 /**
- * Runs `call` against the DLQ workflow `workflowId`, retrying what a hand-over (or an overloaded
- * worker) answers; when that lasts, throws {@link DeadLetterBusyError}.
+ * Runs `call`, retrying (with a backoff) what a hand-over or a failing workflow task answers
+ * ({@link isHandOver}); once that has lasted {@link handOverRetryMs}, throws `busy(err)`. The
+ * call keeps its update ID across the retries, so one that did land is not applied twice.
  */
-export async function callDeadLetterWorkflow<T>(client: Client, workflowId: string, call: (handle: WorkflowHandle) => Promise<T>): Promise<T> {
-  const deadline = Date.now() + retryForMs;
+export async function retryHandOvers<T>(call: () => Promise<T>, busy: (cause: unknown) => Error): Promise<T> {
+  const deadline = Date.now() + handOverRetryMs;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await call(client.workflow.getHandle(workflowId));
+      return await call();
     } catch (err) {
       if (!isHandOver(err)) throw err;
-      if (Date.now() >= deadline) throw new DeadLetterBusyError(workflowId, err);
+      if (Date.now() >= deadline) throw busy(err);
       await sleep(Math.min(2000, 100 * 2 ** (attempt - 1)));
     }
   }
+}
+
+/**
+ * Runs `call` against the DLQ workflow `workflowId`, retrying what a hand-over (or an overloaded
+ * worker) answers; when that lasts, throws {@link DeadLetterBusyError}.
+ */
+export function callDeadLetterWorkflow<T>(client: Client, workflowId: string, call: (handle: WorkflowHandle) => Promise<T>): Promise<T> {
+  return retryHandOvers(() => call(client.workflow.getHandle(workflowId)), (err) => new DeadLetterBusyError(workflowId, err));
 }

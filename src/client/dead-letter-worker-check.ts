@@ -7,7 +7,7 @@
 import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { ErrorType, JobsError, describeError } from '../shared/errors';
 import { deadLetterCountsQuery } from '../workflow-kit/dead-letter';
-import { lastPollAt, livePollWindowMs } from './queue-pollers';
+import { livePollWindowMs, polledLately } from './queue-pollers';
 import { whilePolled } from './while-polled';
 
 /** How long the probe waits for a worker's answer, in ms. */
@@ -65,7 +65,9 @@ export class DeadLetterWorkerCheck {
       // No answer in time, or another refusal (a loaded server cancelled the query, a hand-over to
       // the next run, a query an old worker lacks): a worker busy with a long workflow task answers
       // late but still polls, and the update is its to meet; one that stopped polls no more.
-      if (!(await this.polledLately())) {
+      // The server refuses a query itself once it saw no poll for 20 s, counting a poll it holds
+      // (matching.queryPollerUnavailableWindow), but a query waits behind an update in flight.
+      if (!(await polledLately(this.client, this.taskQueue))) {
         const why = code === GRPC_DEADLINE_EXCEEDED ? `none answered within ${workerProbeMs / 1000} s` : `the probe failed (${describeError(err)})`;
         throw new DeadLetterNoWorkerError(this.taskQueue, `${why}, and none polled in the last ${livePollWindowMs / 1000} s: stopped or crash-looping`, err);
       }
@@ -82,14 +84,5 @@ export class DeadLetterWorkerCheck {
    */
   whileWorkersPoll<T>(workflowId: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
     return whilePolled(this.client, { taskQueue: this.taskQueue, gone: (cause) => new DeadLetterUnappliedError(workflowId, cause) }, call);
-  }
-
-  /**
-   * Whether a worker polled the DLQ's queue for workflow tasks within {@link livePollWindowMs}, on
-   * any partition. The server refuses a query itself once it saw no poll for 20 s, counting a poll
-   * it holds (matching.queryPollerUnavailableWindow), but a query waits behind an update in flight.
-   */
-  private async polledLately(): Promise<boolean> {
-    return Date.now() - (await lastPollAt(this.client, this.taskQueue, 'workflow')) <= livePollWindowMs;
   }
 }

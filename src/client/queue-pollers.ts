@@ -63,3 +63,8 @@ export async function queuePollers(client: Client, taskQueue: string, side: Queu
 export async function lastPollAt(client: Client, taskQueue: string, side: QueueSide): Promise<number> {
   return Math.max(0, ...(await queuePollers(client, taskQueue, side)).values());
 }
+
+/** Whether a worker began a poll on the workflow side of `taskQueue`, on any partition, within {@link livePollWindowMs}. */
+export async function polledLately(client: Client, taskQueue: string): Promise<boolean> {
+  return Date.now() - (await lastPollAt(client, taskQueue, 'workflow')) <= livePollWindowMs;
+}

@@ -2,7 +2,7 @@
 // worker polls its queue: a busy worker answers late, and a gone one never. The server holds an
 // update whose worker is gone and applies it when one polls again, so the caller is told that,
 // rather than a timeout that reads as "not done".
-import { lastPollAt, livePollWindowMs } from './queue-pollers';
+import { polledLately } from './queue-pollers';
 import type { Client } from '@temporalio/client';
 
 /** How often a call that waits for a worker checks that one still polls the queue, in ms. */
@@ -20,7 +20,7 @@ export interface WhilePolledOptions {
 
 /**
  * Runs `call` with an abort signal and waits for it as long as a worker polls the queue, checked
- * every {@link pollCheckMs}. Once none has polled within {@link livePollWindowMs}, the call is
+ * every {@link pollCheckMs}. Once none has polled lately ({@link polledLately}: 75 s), the call is
  * aborted and `gone` thrown (unless it was answered meanwhile). A failed look at the pollers is no
  * evidence that they are gone: the wait goes on.
  */
@@ -34,7 +34,7 @@ export async function whilePolled<T>(client: Client, options: WhilePolledOptions
     clearTimeout(timer);
     if (done) return running;
     if (checks === 0) options.onWait?.();
-    const polled = await lastPollAt(client, options.taskQueue, 'workflow').then((at) => Date.now() - at <= livePollWindowMs, () => true);
+    const polled = await polledLately(client, options.taskQueue).catch(() => true);
     if (polled) continue;
     abort.abort();
     const err = await running.then(() => undefined, (e: unknown) => e);
